@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { candidate } from '../testing/candidates.js';
+import { extractiveAnswer } from './extractive.js';
+
+const sources = [
+  candidate({ url: 'https://d.example/create.html', anchor: 'concurrently', title: 'CREATE INDEX', headingPath: ['CREATE INDEX', 'Building Indexes Concurrently'],
+    text: '## Building Indexes Concurrently\n\nCreating an index can interfere with regular operation. Use the CONCURRENTLY option to build an index without locking out writes. The weather is nice.' }),
+  candidate({ url: 'https://d.example/reindex.html', title: 'REINDEX',
+    text: 'REINDEX rebuilds an index. Indexes can also be rebuilt concurrently with REINDEX CONCURRENTLY. Unrelated filler sentence about tables.' }),
+];
+
+describe('extractiveAnswer', () => {
+  it('quotes the sentences that share the most informative words with the question, each cited', () => {
+    const answer = extractiveAnswer('how do I build an index concurrently without locking writes', sources, { maxSentences: 2 });
+    expect(answer.text).toContain('Use the CONCURRENTLY option to build an index without locking out writes. [1]');
+    expect(answer.text).not.toContain('weather');
+    for (const sentence of answer.text.split(/(?<=\])\s+/)) expect(sentence).toMatch(/\[\d+\]$/);
+  });
+
+  it('numbers sources in order of first use and cites each with its exact URL#anchor and section title', () => {
+    const answer = extractiveAnswer('rebuild index concurrently', sources, { maxSentences: 3 });
+    expect(answer.citations).toEqual([
+      { n: 1, url: 'https://d.example/create.html#concurrently', anchor: 'concurrently', title: 'CREATE INDEX › Building Indexes Concurrently' },
+      { n: 2, url: 'https://d.example/reindex.html', title: 'REINDEX' },
+    ]);
+    const markers = [...answer.text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+    expect(new Set(markers)).toEqual(new Set([1, 2]));
+  });
+
+  it('never quotes the same sentence twice', () => {
+    const duplicated = [candidate({ text: 'Set the timeout option.', url: 'https://d.example/a' }), candidate({ text: 'Set the timeout option.', url: 'https://d.example/b' })];
+    const answer = extractiveAnswer('timeout option', duplicated, { maxSentences: 5 });
+    expect(answer.text.match(/Set the timeout option/g)).toHaveLength(1);
+  });
+
+  it('falls back to the opening of the best passage when no sentence shares a word with the question', () => {
+    const answer = extractiveAnswer('zzz qqq', sources, { maxSentences: 3 });
+    expect(answer.text).toBe('Creating an index can interfere with regular operation. [1]');
+  });
+});

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createTokenizer } from '../tokenize/tokenizer.js';
+import { chunkPage } from './chunker.js';
+
+const tokenizer = createTokenizer('o200k_base');
+const page = (markdown: string, headings: { level: number; text: string; anchor?: string }[] = []) => ({ url: 'https://d.example/p.html', title: 'Page', markdown, headings });
+
+describe('chunkPage', () => {
+  it('gives each chunk the anchor of its nearest anchored heading and its heading path', () => {
+    const markdown = '# Guide\n\nIntro.\n\n## Install\n\nSteps.\n\n### Notes\n\nNo id here.\n\n## Configure\n\nSettings.';
+    const chunks = chunkPage(page(markdown, [
+      { level: 1, text: 'Guide', anchor: 'guide' },
+      { level: 2, text: 'Install', anchor: 'install' },
+      { level: 3, text: 'Notes' },
+      { level: 2, text: 'Configure', anchor: 'configure' },
+    ]), { maxTokens: 200, tokenizer });
+    expect(chunks.map((chunk) => [chunk.anchor, chunk.headingPath])).toEqual([
+      ['guide', ['Guide']],
+      ['install', ['Guide', 'Install']],
+      ['install', ['Guide', 'Install', 'Notes']],
+      ['configure', ['Guide', 'Configure']],
+    ]);
+    expect(chunks.every((chunk) => chunk.pageUrl === 'https://d.example/p.html')).toBe(true);
+  });
+
+  it('has no anchor for text before the first anchored heading', () => {
+    const chunks = chunkPage(page('Preamble text.\n\n## Later\n\nBody.', [{ level: 2, text: 'Later', anchor: 'later' }]), { maxTokens: 200, tokenizer });
+    expect(chunks[0]?.anchor).toBeUndefined();
+    expect(chunks[0]?.headingPath).toEqual([]);
+    expect(chunks[1]?.anchor).toBe('later');
+  });
+
+  it('matches headings by text, so a heading the converter dropped does not shift the anchors', () => {
+    const chunks = chunkPage(page('## B\n\nb\n\n## C\n\nc', [
+      { level: 2, text: 'A (dropped)', anchor: 'a' },
+      { level: 2, text: 'B', anchor: 'b' },
+      { level: 2, text: 'C', anchor: 'c' },
+    ]), { maxTokens: 100, tokenizer });
+    expect(chunks.map((chunk) => chunk.anchor)).toEqual(['b', 'c']);
+  });
+
+  it('repeats the heading on every chunk of a split section and counts tokens honestly', () => {
+    const sentences = Array.from({ length: 60 }, (_, index) => `Sentence number ${index} explains one more detail of the option.`).join(' ');
+    const chunks = chunkPage(page(`## Options\n\n${sentences}`, [{ level: 2, text: 'Options', anchor: 'options' }]), { maxTokens: 120, tokenizer });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) {
+      expect(chunk.text.startsWith('## Options\n\n')).toBe(true);
+      expect(chunk.tokenCount).toBe(tokenizer.count(chunk.text));
+      expect(chunk.tokenCount).toBeLessThanOrEqual(120);
+    }
+  });
+
+  it('keeps an oversized code block whole, with the short lead-in that introduces it', () => {
+    const code = '```sql\n' + Array.from({ length: 80 }, (_, index) => `SELECT ${index} FROM table_${index};`).join('\n') + '\n```';
+    const chunks = chunkPage(page(`## Example\n\nFor example:\n\n${code}\n\nAfter the code.`), { maxTokens: 100, tokenizer });
+    const withCode = chunks.filter((chunk) => chunk.text.includes('```sql'));
+    expect(withCode).toHaveLength(1);
+    expect(withCode[0]?.text).toContain(`For example:\n\n${code}`);
+  });
+
+  const block = fc.oneof(
+    fc.lorem({ maxCount: 40, mode: 'sentences' }),
+    fc.array(fc.lorem({ maxCount: 6 }), { minLength: 1, maxLength: 8 }).map((lines) => '```js\n' + lines.join('\n') + '\n```'),
+    fc.array(fc.lorem({ maxCount: 8 }), { minLength: 1, maxLength: 6 }).map((items) => items.map((item) => `- ${item}`).join('\n')),
+    fc.array(fc.tuple(fc.lorem({ maxCount: 2 }), fc.lorem({ maxCount: 3 })), { minLength: 1, maxLength: 5 }).map(
+      (rows) => '| a | b |\n| --- | --- |\n' + rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n'),
+    ),
+    fc.tuple(fc.integer({ min: 1, max: 4 }), fc.lorem({ maxCount: 3 })).map(([level, text]) => `${'#'.repeat(level)} ${text}`),
+  );
+  const document = fc.array(block, { minLength: 1, maxLength: 25 }).map((blocks) => blocks.join('\n\n'));
+  const squash = (text: string) => text.replace(/\s+/g, '');
+
+  it('loses no text and duplicates none: the chunk bodies, in order, are the page minus its heading lines (property)', () => {
+    fc.assert(
+      fc.property(document, fc.integer({ min: 40, max: 400 }), (markdown, maxTokens) => {
+        const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
+        const bodies = chunks.map((chunk) => chunk.text.replace(/^#{1,6} [^\n]*\n\n/, '')).join('');
+        const withoutHeadings = markdown.replace(/^#{1,6} .*$/gm, '');
+        // Split prose is rejoined with single spaces and list items with newlines: compare without whitespace.
+        expect(squash(bodies)).toBe(squash(withoutHeadings));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never splits a fenced code block or a table (property)', () => {
+    fc.assert(
+      fc.property(document, fc.integer({ min: 40, max: 400 }), (markdown, maxTokens) => {
+        const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
+        const fences = markdown.match(/```js\n[\s\S]*?\n```/g) ?? [];
+        for (const fence of fences) expect(chunks.some((chunk) => chunk.text.includes(fence))).toBe(true);
+        for (const chunk of chunks) expect((chunk.text.match(/^```/gm) ?? []).length % 2).toBe(0);
+        const tables = markdown.match(/\| a \| b \|\n\| --- \| --- \|(\n\|.*\|)+/g) ?? [];
+        for (const table of tables) expect(chunks.some((chunk) => chunk.text.includes(table))).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

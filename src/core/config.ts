@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+/** The one source of truth for every knob and its default. Units are in the names. */
+export const configSchema = z.object({
+  /** Path of the SQLite index file. */
+  dbPath: z.string().min(1).default('./citedocs.db'),
+  tokenizer: z
+    .object({
+      /** tiktoken encoding of the target LLM: o200k_base (GPT-4o and later), cl100k_base (GPT-4, GPT-3.5). */
+      encoding: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
+    })
+    .prefault({}),
+  crawl: z
+    .object({
+      /** Pages fetched at most in one crawl. */
+      maxPages: z.number().int().positive().default(10_000),
+      /** Requests in flight at once. */
+      concurrency: z.number().int().min(1).max(64).default(4),
+      timeoutMs: z.number().int().positive().default(15_000),
+      /** Larger bodies are skipped with an error rather than parsed. */
+      maxPageBytes: z.number().int().positive().default(10 * 1024 * 1024),
+      userAgent: z.string().min(1).default('citedocs/0.1 (+https://github.com/citedocs/citedocs)'),
+    })
+    .prefault({}),
+  local: z
+    .object({
+      /**
+       * How a Markdown file's path becomes its published URL: `clean` → base/a/b,
+       * `slash` → base/a/b/, `html` → base/a/b.html. `a/b.md`, `a/b.mdx` and `a/b/index.md`
+       * all map to the same URL.
+       */
+      urlStyle: z.enum(['clean', 'slash', 'html']).default('clean'),
+    })
+    .prefault({}),
+  chunk: z
+    .object({
+      /** Target chunk size in tokens; a single code block or table row larger than this stays whole. */
+      maxTokens: z.number().int().min(32).default(400),
+    })
+    .prefault({}),
+  retrieve: z
+    .object({
+      /** Candidates retrieved before selection. */
+      topK: z.number().int().positive().default(40),
+      /** BM25 column weights (SQLite FTS5 `bm25()`): page title, heading path, text. */
+      fieldWeights: z
+        .object({
+          title: z.number().min(0).default(2),
+          headings: z.number().min(0).default(4),
+          text: z.number().min(0).default(1),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  select: z
+    .object({
+      /** Passages returned at most. */
+      finalK: z.number().int().positive().default(8),
+      /** Token budget of all selected passages together, counted with the target tokenizer. */
+      maxTotalTokens: z.number().int().positive().default(4000),
+    })
+    .prefault({}),
+  answer: z
+    .object({
+      /** Sentences quoted at most in an extractive answer. */
+      maxSentences: z.number().int().positive().default(5),
+    })
+    .prefault({}),
+});
+
+export type CitedocsConfig = z.output<typeof configSchema>;
+export type CitedocsConfigInput = z.input<typeof configSchema>;
+
+/** The defaults, as one object (what `citedocs` uses with no config file). */
+export const DEFAULT_CONFIG: CitedocsConfig = configSchema.parse({});
+
+export function parseConfig(input: unknown, origin = 'configuration'): CitedocsConfig {
+  const result = configSchema.safeParse(input ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` at "${issue.path.join('.')}"`;
+    throw new ConfigError(`Invalid ${origin}${where}: ${issue?.message ?? result.error.message}. Fix the value or remove it to use the default.`);
+  }
+  return result.data;
+}

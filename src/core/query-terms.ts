@@ -1,0 +1,21 @@
+/**
+ * Words that carry no signal in a documentation question: English function words and
+ * question boilerplate ("how do I", "what is the way to"). Kept small on purpose: a
+ * word like "index" or "return" is never a stop-word in docs.
+ */
+const STOP_WORDS = new Set(
+  `a about an and any are as at be been but by can could did do does doing for from had has have how i if in into is it
+  its me my of on or our should so than that the their them then there these this those to was we were what when where
+  which who why will with would you your use using used want need way get make possible please example`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** The search terms of a question: lower-cased words, stop-words dropped, each once. */
+export function queryTerms(question: string): string[] {
+  const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)];
+  const meaningful = unique.filter((word) => !STOP_WORDS.has(word));
+  // A question made only of common words ("how to use it") still searches for something.
+  return meaningful.length > 0 ? meaningful : unique;
+}

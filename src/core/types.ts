@@ -1,0 +1,112 @@
+/** A heading of a page. `anchor` is an id that really exists on the page (never invented). */
+export interface Heading {
+  level: number;
+  text: string;
+  anchor?: string;
+}
+
+export type PageSource = 'crawl' | 'local' | 'web';
+
+/** One document, as extracted: Markdown of its main content plus the anchors it really has. */
+export interface Page {
+  url: string;
+  canonicalUrl: string;
+  title: string;
+  markdown: string;
+  /** Headings in document order, matching the ATX headings of `markdown` one to one. */
+  headings: Heading[];
+  /** Every fragment id a link may target on this page (heading anchors and any other ids). */
+  anchors: string[];
+  contentHash: string;
+  fetchedAt: string;
+  source: PageSource;
+  etag?: string;
+  lastModified?: string;
+  sourcePath?: string;
+}
+
+/** A passage of a page. Its URL is fixed from the page at chunking time, never re-derived. */
+export interface Chunk {
+  id: string;
+  pageUrl: string;
+  pageTitle: string;
+  /** Anchor of the nearest enclosing heading that has one; absent before the first one. */
+  anchor?: string;
+  headingPath: string[];
+  text: string;
+  tokenCount: number;
+  contentHash: string;
+}
+
+export interface CandidateScores {
+  bm25?: number;
+  dense?: number;
+  fused: number;
+  rerank?: number;
+}
+
+/** Why a candidate scored what it did: shown by `--explain`. */
+export interface ScoreTrace {
+  technique: string;
+  rank: number;
+  score: number;
+  detail?: string;
+}
+
+export interface Candidate {
+  chunk: Chunk;
+  scores: CandidateScores;
+  techniques: string[];
+  trace: ScoreTrace[];
+}
+
+export interface DroppedCandidate {
+  reason: 'budget' | 'duplicate' | 'limit' | 'threshold';
+  url: string;
+}
+
+export interface Selection {
+  candidates: Candidate[];
+  totalTokens: number;
+  dropped: DroppedCandidate[];
+}
+
+export interface Citation {
+  n: number;
+  url: string;
+  anchor?: string;
+  title: string;
+}
+
+export interface Answer {
+  text: string;
+  citations: Citation[];
+  selection: Selection;
+  warnings: string[];
+}
+
+/** Counts text the way the target LLM does. */
+export interface Tokenizer {
+  readonly encoding: string;
+  count(text: string): number;
+}
+
+export function chunkUrl(chunk: Pick<Chunk, 'pageUrl' | 'anchor'>): string {
+  return chunk.anchor === undefined ? chunk.pageUrl : `${chunk.pageUrl}#${encodeFragment(chunk.anchor)}`;
+}
+
+/** Percent-encodes only what a URL fragment cannot hold, so `#json.dumps` stays readable. */
+export function encodeFragment(anchor: string): string {
+  return encodeURI(anchor).replace(/#/g, '%23');
+}
+
+/** What the extract stage makes of one document, before it becomes a Page. */
+export interface ExtractedDocument {
+  title: string;
+  markdown: string;
+  headings: Heading[];
+  anchors: string[];
+}
+
+/** What a source yields: a page, or a per-document failure that does not stop the run. */
+export type SourceItem = { kind: 'page'; page: Page } | { kind: 'error'; input: string; message: string };

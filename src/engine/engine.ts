@@ -1,0 +1,165 @@
+import { extractiveAnswer } from '../answer/extractive.js';
+import { type AnchorMap, checkLink } from '../answer/link-check.js';
+import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
+import { chunkUrl, type Candidate, type Citation, type Selection } from '../core/types.js';
+import { retrieveLexical } from '../retrieve/retriever.js';
+import { selectCandidates } from '../select/selector.js';
+import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store, StoreStats } from '../store/store.js';
+import { createTokenizer } from '../tokenize/tokenizer.js';
+import { ingest, type IngestOptions, type IngestReport } from './ingest.js';
+
+export interface SearchOptions {
+  limit?: number;
+  maxTokens?: number;
+  explain?: boolean;
+}
+
+export interface SearchResult {
+  url: string;
+  title: string;
+  headingPath: string[];
+  text: string;
+  score: number;
+  tokenCount: number;
+  explain?: Candidate['trace'];
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  warnings: string[];
+}
+
+export interface AskOptions {
+  maxTokens?: number;
+}
+
+export interface AskResponse {
+  answer: string;
+  citations: Citation[];
+  warnings: string[];
+}
+
+export interface EngineDependencies {
+  fetch?: FetchLike;
+  now?: () => Date;
+}
+
+export interface Engine {
+  readonly config: CitedocsConfig;
+  ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
+  search(query: string, options?: SearchOptions): SearchResponse;
+  ask(question: string, options?: AskOptions): AskResponse;
+  stats(): StoreStats;
+  close(): void;
+}
+
+/** The composition root: the one place that turns configuration into wired pipeline stages. */
+export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
+  const config = parseConfig(configInput);
+  const tokenizer = createTokenizer(config.tokenizer.encoding);
+  let reader: Store | undefined;
+  let writer: Store | undefined;
+
+  const readStore = (): Store => (reader ??= createSqliteStore(config.dbPath, 'read'));
+  const anchorMapOf = (store: Store): AnchorMap => {
+    const cache = new Map<string, ReadonlySet<string> | undefined>();
+    const lookup = (url: string) => {
+      if (!cache.has(url)) cache.set(url, store.getPage(url) === undefined ? undefined : store.anchorsOf(url));
+      return cache.get(url);
+    };
+    return { hasPage: (url) => lookup(url) !== undefined, anchorsOf: (url) => lookup(url) ?? new Set() };
+  };
+
+  const retrieveAndSelect = (query: string, limit: number, maxTokens: number): { selection: Selection; warnings: string[] } => {
+    const text = query.trim();
+    if (text === '') throw new UsageError('The question is empty. Ask something, like: citedocs ask "how do I create an index"');
+    const store = readStore();
+    if (store.stats().chunks === 0) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
+    const candidates = retrieveLexical(store, text, { topK: Math.max(config.retrieve.topK, limit), fieldWeights: config.retrieve.fieldWeights });
+    const selection = selectCandidates(candidates, { limit, maxTotalTokens: maxTokens });
+    const warnings = candidates.length === 0 ? [`No passage in the index matches "${text}".`] : [];
+    return { selection, warnings };
+  };
+
+  return {
+    config,
+    async ingest(input, options = {}) {
+      reader?.close();
+      reader = undefined;
+      try {
+        return await ingest(input, options, {
+          config,
+          tokenizer,
+          openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
+          ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+          ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+        });
+      } finally {
+        writer?.close();
+        writer = undefined;
+      }
+    },
+
+    search(query, options = {}) {
+      const limit = options.limit ?? config.select.finalK;
+      const { selection, warnings } = retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens);
+      const anchors = anchorMapOf(readStore());
+      const results: SearchResult[] = [];
+      for (const candidate of selection.candidates) {
+        const verdict = checkLink(chunkUrl(candidate.chunk), anchors);
+        if (!verdict.ok) warnings.push(verdict.warning);
+        if (verdict.url === undefined) continue;
+        results.push({
+          url: verdict.url,
+          title: candidate.chunk.pageTitle,
+          headingPath: candidate.chunk.headingPath,
+          text: candidate.chunk.text,
+          score: round(candidate.scores.fused),
+          tokenCount: candidate.chunk.tokenCount,
+          ...(options.explain === true ? { explain: candidate.trace } : {}),
+        });
+      }
+      return { results, warnings };
+    },
+
+    ask(question, options = {}) {
+      const { selection, warnings } = retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens);
+      if (selection.candidates.length === 0) {
+        return { answer: 'The indexed documentation has nothing on this question.', citations: [], warnings };
+      }
+      const draft = extractiveAnswer(question, selection.candidates, { maxSentences: config.answer.maxSentences });
+      const anchors = anchorMapOf(readStore());
+      const citations: Citation[] = [];
+      let answer = draft.text;
+      for (const citation of draft.citations) {
+        const verdict = checkLink(citation.url, anchors);
+        if (!verdict.ok) warnings.push(verdict.warning);
+        if (verdict.url === undefined) {
+          answer = answer.replaceAll(` [${citation.n}]`, '').replaceAll(`\n[${citation.n}]`, '');
+          continue;
+        }
+        const { anchor: _anchor, ...rest } = citation;
+        citations.push(verdict.ok ? citation : { ...rest, url: verdict.url });
+      }
+      return { answer, citations, warnings };
+    },
+
+    stats() {
+      return readStore().stats();
+    },
+
+    close() {
+      reader?.close();
+      writer?.close();
+      reader = undefined;
+      writer = undefined;
+    },
+  };
+}
+
+function round(score: number): number {
+  return Math.round(score * 10_000) / 10_000;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { extractHtml } from './extract-html.js';
+
+const page = (body: string, head = '<title>Doc Title — Site</title>') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+
+describe('extractHtml heading anchors', () => {
+  it('reads the heading’s own id', () => {
+    const { headings } = extractHtml(page('<main><h1 id="top">Top</h1><p>x</p><h2 id="install">Install</h2><p>y</p></main>'), 'https://d.example/a.html');
+    expect(headings).toEqual([
+      { level: 1, text: 'Top', anchor: 'top' },
+      { level: 2, text: 'Install', anchor: 'install' },
+    ]);
+  });
+
+  it('reads an <a id> inside the heading (Node.js docs) and drops the # glyph from the text', () => {
+    const html = page('<main><h2>Class: Buffer<span><a class="mark" href="#buffer_class" id="buffer_class">#</a></span></h2><p>x</p></main>');
+    const { headings, markdown } = extractHtml(html, 'https://d.example/buffer.html');
+    expect(headings).toEqual([{ level: 2, text: 'Class: Buffer', anchor: 'buffer_class' }]);
+    expect(markdown).toContain('## Class: Buffer');
+    expect(markdown).not.toContain('#buffer_class');
+  });
+
+  it('reads the id of the enclosing section whose first heading it is (Sphinx, DocBook)', () => {
+    const html = page(`<div class="body" role="main"><section id="json-usage"><h2>Usage<a class="headerlink" href="#json-usage">¶</a></h2><p>Text long enough to be content.</p>
+      <div class="sect1" id="INDEXES-INTRO"><div class="titlepage"><div><div><h3 class="title">11.1. Introduction</h3></div></div></div><p>Body.</p></div></section></div>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/json.html');
+    expect(headings).toEqual([
+      { level: 2, text: 'Usage', anchor: 'json-usage' },
+      { level: 3, text: '11.1. Introduction', anchor: 'INDEXES-INTRO' },
+    ]);
+    expect(markdown).not.toContain('¶');
+  });
+
+  it('invents no anchor when the heading is not the first of the enclosing id-bearing element', () => {
+    const html = page('<main><section id="s"><h2>First</h2><p>a</p><h3>Second</h3><p>b</p></section></main>');
+    const { headings } = extractHtml(html, 'https://d.example/s.html');
+    expect(headings).toEqual([
+      { level: 2, text: 'First', anchor: 's' },
+      { level: 3, text: 'Second' },
+    ]);
+  });
+
+  it('lists every id and a[name] of the page as a valid anchor, chrome included', () => {
+    const html = page('<nav id="sidebar"><a href="/x">x</a></nav><main><h1>T</h1><p id="para">p</p><a name="legacy"></a></main>');
+    expect(extractHtml(html, 'https://d.example/').anchors.sort()).toEqual(['legacy', 'para', 'sidebar']);
+  });
+});
+
+describe('extractHtml main content', () => {
+  it('keeps the documentation body and drops nav, header, footer and DocBook prev/next chrome', () => {
+    const html = page(`<header><a href="/">Site banner</a></header><nav><a href="/a">Sidebar link</a></nav>
+      <div class="navheader"><table><tr><td><a href="prev.html">Prev</a></td></tr></table></div>
+      <main><h1>Real Title</h1><p>The real content of the page.</p></main>
+      <div class="navfooter"><a href="next.html">Next chapter</a></div><footer>Copyright Corp</footer>`);
+    const { markdown, title } = extractHtml(html, 'https://d.example/p.html');
+    expect(title).toBe('Real Title');
+    expect(markdown).toContain('The real content of the page.');
+    for (const chrome of ['Site banner', 'Sidebar link', 'Prev', 'Next chapter', 'Copyright Corp']) expect(markdown).not.toContain(chrome);
+  });
+
+  it('falls back to <title> when there is no h1, and collects every link for the crawler', () => {
+    const html = page('<nav><a href="../other.html#frag">o</a></nav><div><h2>Sub</h2><p>Body</p><a href="mailto:x@y.z">m</a></div>', '<title>From Title</title>');
+    const result = extractHtml(html, 'https://d.example/docs/p.html');
+    expect(result.title).toBe('From Title');
+    expect(result.links).toEqual(['https://d.example/other.html']);
+  });
+
+  it('turns code into fenced blocks with their language, tables into GFM, links absolute, images into alt text', () => {
+    const html = page(`<main><h1>T</h1>
+      <pre><code class="language-sql">CREATE INDEX i ON t (c);</code></pre>
+      <div class="highlight-python3 notranslate"><div class="highlight"><pre>import json
+print(json.dumps({}))</pre></div></div>
+      <table><thead><tr><th>Name</th><th>Default</th></tr></thead><tbody><tr><td><code>timeout</code></td><td>30 | s</td></tr></tbody></table>
+      <p>See <a href="../ref/api.html#connect">connect</a>. <img src="x.png" alt="diagram of flow"></p></main>`);
+    const { markdown } = extractHtml(html, 'https://d.example/docs/guide/p.html');
+    expect(markdown).toContain('```sql\nCREATE INDEX i ON t (c);\n```');
+    expect(markdown).toContain('```python\nimport json\nprint(json.dumps({}))\n```');
+    expect(markdown).toContain('| Name | Default |\n| --- | --- |\n| `timeout` | 30 \\| s |');
+    expect(markdown).toContain('[connect](https://d.example/docs/ref/api.html#connect)');
+    expect(markdown).toContain('diagram of flow');
+  });
+
+  it('uses a fence longer than any backtick run inside the code', () => {
+    const html = page('<main><h1>T</h1><pre>a ``` b</pre></main>');
+    expect(extractHtml(html, 'https://d.example/').markdown).toContain('````\na ``` b\n````');
+  });
+});

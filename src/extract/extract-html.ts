@@ -1,0 +1,83 @@
+import * as cheerio from 'cheerio';
+import type { Heading } from '../core/types.js';
+import { collectPageAnchors, findHeadingAnchor } from './heading-anchors.js';
+import { selectMainContent } from './main-content.js';
+import { createMarkdownConverter } from './markdown-converter.js';
+
+export interface ExtractedHtml {
+  title: string;
+  markdown: string;
+  headings: Heading[];
+  anchors: string[];
+  /** Absolute URLs of every link on the page (navigation included), without fragments. */
+  links: string[];
+}
+
+/** Header-link glyphs generators append to headings (Sphinx ¶, Docusaurus #, GitHub 🔗). */
+const GLYPH_ONLY = /^[\s¶#§🔗]*$/u;
+
+let convert: ((html: string) => string) | undefined;
+
+/** Extracts the main content of an HTML page as Markdown, with its headings and real anchors. */
+export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
+  const $ = cheerio.load(html);
+  const baseUrl = resolveBase($('base[href]').attr('href'), pageUrl);
+  const anchors = collectPageAnchors($);
+  const links = collectLinks($, baseUrl);
+  const documentTitle = clean($('title').first().text());
+
+  const main = selectMainContent($);
+  const headings: Heading[] = [];
+  main.find('h1, h2, h3, h4, h5, h6').each((_, element) => {
+    const heading = $(element);
+    const anchor = findHeadingAnchor($, heading);
+    heading.find('a').each((_, link) => {
+      const glyph = $(link);
+      if ((glyph.attr('href') ?? '').startsWith('#') && GLYPH_ONLY.test(glyph.text())) glyph.remove();
+    });
+    const text = clean(heading.text());
+    if (text === '') return;
+    headings.push({ level: Number(element.tagName.slice(1)), text, ...(anchor === undefined ? {} : { anchor }) });
+  });
+
+  main.find('a[href]').each((_, element) => {
+    const link = $(element);
+    const absolute = resolveUrl(link.attr('href') ?? '', baseUrl);
+    if (absolute !== undefined) link.attr('href', absolute);
+  });
+
+  convert ??= createMarkdownConverter();
+  const markdown = convert($.html(main));
+  const firstH1 = headings.find((heading) => heading.level === 1)?.text;
+  return { title: firstH1 ?? (documentTitle || pageUrl), markdown, headings, anchors, links };
+}
+
+function collectLinks($: cheerio.CheerioAPI, baseUrl: string): string[] {
+  const links = new Set<string>();
+  $('a[href]').each((_, element) => {
+    const absolute = resolveUrl($(element).attr('href') ?? '', baseUrl);
+    if (absolute === undefined) return;
+    const url = new URL(absolute);
+    url.hash = '';
+    links.add(url.href);
+  });
+  return [...links];
+}
+
+function resolveBase(baseHref: string | undefined, pageUrl: string): string {
+  return (baseHref === undefined ? undefined : resolveUrl(baseHref, pageUrl)) ?? pageUrl;
+}
+
+function resolveUrl(href: string, baseUrl: string): string | undefined {
+  const trimmed = href.trim();
+  if (trimmed === '' || /^(javascript|mailto|tel|data):/i.test(trimmed)) return undefined;
+  try {
+    return new URL(trimmed, baseUrl).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function clean(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\s¶§🔗]+$/u, '').trim();
+}

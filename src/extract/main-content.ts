@@ -1,0 +1,58 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+
+/** Chrome that is never documentation: navigation, banners, footers, sidebars, scripts. */
+const CHROME_SELECTORS = [
+  'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'form', 'button',
+  'nav', 'aside', 'footer', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]',
+  '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs',
+  '.navheader', '.navfooter', // DocBook (PostgreSQL)
+  '.sphinxsidebar', '.related', '.footer', // Sphinx (Python)
+  '#column1', '#toc-picker', '#gtoc', // Node.js API docs
+  '.edit-this-page', '.theme-edit-this-page', '.pagination-nav', '.prev-next', '.skip-link',
+];
+
+/** Candidates for the main content, most specific first. */
+const MAIN_SELECTORS = [
+  'main', '[role=main]', 'article', '#apicontent', 'div.body', '.markdown-body', '.rst-content',
+  '#main-content', '#content', '.content', '.document',
+];
+
+/** Removes chrome in place and returns the element that holds the documentation body. */
+export function selectMainContent($: CheerioAPI): Cheerio<Element> {
+  $(CHROME_SELECTORS.join(',')).remove();
+  // A page header holds the title only when it wraps the h1; otherwise it is a site banner.
+  $('header').each((_, element) => {
+    if ($(element).find('h1').length === 0) $(element).remove();
+  });
+  const body = $('body').first() as Cheerio<Element>;
+  const bodyTextLength = textLength($, body);
+  for (const selector of MAIN_SELECTORS) {
+    const candidate = $(selector).first();
+    if (candidate.length === 0) continue;
+    // A "main" that holds a sliver of the page is a widget, not the content.
+    if (textLength($, candidate) >= Math.min(200, bodyTextLength * 0.3)) return candidate as Cheerio<Element>;
+  }
+  pruneLinkLists($, body);
+  return body;
+}
+
+function textLength($: CheerioAPI, element: Cheerio<AnyNode>): number {
+  return $(element).text().replace(/\s+/g, ' ').trim().length;
+}
+
+/**
+ * Without a recognisable main element, drop blocks that are mostly links (menus, link
+ * farms) unless they hold a heading, which makes them part of the content.
+ */
+function pruneLinkLists($: CheerioAPI, root: Cheerio<Element>): void {
+  root.find('ul, ol, div, table').each((_, element) => {
+    const block = $(element);
+    if (block.find('h1, h2, h3, h4, h5, h6').length > 0) return;
+    const links = block.find('a');
+    if (links.length < 8) return;
+    const total = textLength($, block);
+    const linked = links.text().replace(/\s+/g, ' ').trim().length;
+    if (total > 0 && linked / total > 0.7) block.remove();
+  });
+}

@@ -1,0 +1,52 @@
+import type { AskResponse, SearchResponse } from '../../engine/engine.js';
+import type { IngestReport } from '../../engine/ingest.js';
+import type { StoreStats } from '../../store/store.js';
+
+export function formatSearch(response: SearchResponse, explain: boolean): string {
+  const lines: string[] = [];
+  response.results.forEach((result, index) => {
+    const path = [result.title, ...result.headingPath.filter((heading) => heading !== result.title)].join(' › ');
+    lines.push(`${index + 1}. ${path}  (score ${result.score.toFixed(2)}, ${result.tokenCount} tokens)`);
+    lines.push(`   ${result.url}`);
+    lines.push(`   ${preview(result.text)}`);
+    if (explain) for (const step of result.explain ?? []) lines.push(`   · ${step.technique} #${step.rank} score ${step.score.toFixed(4)}${step.detail ? ` (${step.detail})` : ''}`);
+    lines.push('');
+  });
+  if (response.results.length === 0) lines.push('No results.');
+  return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
+}
+
+export function formatAsk(response: AskResponse): string {
+  const lines = [response.answer, ''];
+  if (response.citations.length > 0) {
+    lines.push('Sources:');
+    for (const citation of response.citations) lines.push(`[${citation.n}] ${citation.title}\n    ${citation.url}`);
+  }
+  return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
+}
+
+export function formatIngest(report: IngestReport, stats: StoreStats | undefined): string {
+  const lines = [
+    `${report.interrupted ? 'Interrupted after' : 'Ingested'} ${report.pages} pages (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged), ${report.chunks} chunks.`,
+  ];
+  if (stats !== undefined) lines.push(`Index: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB.`);
+  if (report.errors.length > 0) {
+    lines.push(`${report.errors.length} could not be ingested:`);
+    for (const error of report.errors.slice(0, 20)) lines.push(`  - ${error.message}`);
+    if (report.errors.length > 20) lines.push(`  … and ${report.errors.length - 20} more (see --json).`);
+  }
+  return lines.join('\n');
+}
+
+export function formatStats(stats: StoreStats, path: string): string {
+  return `${path}: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/^#{1,6}\s.*$/m, '').replace(/\s+/g, ' ').trim();
+  return flat.length > 240 ? `${flat.slice(0, 239)}…` : flat;
+}
+
+function warnings(list: readonly string[]): string[] {
+  return list.length === 0 ? [] : ['', ...list.map((warning) => `warning: ${warning}`)];
+}

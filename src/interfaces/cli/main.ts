@@ -1,0 +1,155 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { CitedocsError } from '../../core/errors.js';
+import { createEngine, type Engine } from '../../engine/engine.js';
+import type { IngestProgress } from '../../engine/ingest.js';
+import { readConfigFile } from './config-file.js';
+import { formatAsk, formatIngest, formatSearch, formatStats } from './format.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Whether stderr is a terminal: progress is drawn only there. */
+  interactive: boolean;
+  /** Aborted when the user interrupts (Ctrl-C): long work stops cleanly and reports. */
+  signal?: AbortSignal;
+}
+
+interface CommonOptions {
+  db?: string;
+  config?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Runs the CLI; returns the exit code: 0 success, 2 usage error, 1 any other failure. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('citedocs')
+    .description('Answers questions from documentation with passages that fit a token budget and links that exist.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run citedocs --help for usage)');
+
+  const withCommon = (command: Command): Command =>
+    command
+      .addOption(new Option('--db <path>', 'index file').env('CITEDOCS_DB'))
+      .option('--config <path>', 'JSON config file (default: ./citedocs.config.json when present)')
+      .option('--json', 'print one JSON object for scripts')
+      .option('-q, --quiet', 'no progress output')
+      .option('-v, --verbose', 'more detail on errors');
+
+  const engineFor = (options: CommonOptions): Engine => {
+    const file = readConfigFile(options.config, io.cwd);
+    const dbPath = options.db ?? io.env['CITEDOCS_DB'] ?? (typeof file['dbPath'] === 'string' ? file['dbPath'] : undefined) ?? './citedocs.db';
+    return createEngine({ ...file, dbPath });
+  };
+  const print = (options: CommonOptions, json: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(json, null, 2) : human}\n`);
+
+  withCommon(
+    program
+      .command('ingest')
+      .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index')
+      .argument('<source>', 'start URL or folder')
+      .option('--max-pages <n>', 'stop after this many pages', positiveInteger)
+      .option('--base-url <url>', 'for a folder: the URL its documents are published under')
+      .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html'])),
+  ).action(async (source: string, options: CommonOptions & { maxPages?: number; baseUrl?: string; urlStyle?: 'clean' | 'slash' | 'html' }) => {
+    const engine = engineFor(options);
+    try {
+      const showProgress = io.interactive && options.quiet !== true && options.json !== true;
+      const report = await engine.ingest(source, {
+        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+        ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        ...(showProgress ? { onProgress: (progress: IngestProgress) => io.stderr(`\r${progressLine(progress)}`) } : {}),
+      });
+      if (showProgress) io.stderr('\r\u001b[2K');
+      const stats = report.pages > 0 ? engine.stats() : undefined;
+      print(options, report, formatIngest(report, stats));
+      if (report.pages === 0) {
+        io.stderr(`Nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.\n`);
+        exitCode = 1;
+      }
+    } finally {
+      engine.close();
+    }
+  });
+
+  withCommon(
+    program
+      .command('search')
+      .description('print the passages that best match a query, each with the exact URL#anchor of its section')
+      .argument('<query...>', 'what to look for')
+      .option('--limit <n>', 'passages at most', positiveInteger)
+      .option('--max-tokens <n>', 'token budget of all passages together', positiveInteger)
+      .option('--explain', 'show how each score was made'),
+  ).action((words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; explain?: boolean }) => {
+    const engine = engineFor(options);
+    try {
+      const response = engine.search(words.join(' '), {
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        explain: options.explain === true,
+      });
+      print(options, response, formatSearch(response, options.explain === true));
+    } finally {
+      engine.close();
+    }
+  });
+
+  withCommon(
+    program
+      .command('ask')
+      .description('answer a question from the index, citing each statement as [n] with its URL')
+      .argument('<question...>', 'the question')
+      .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger),
+  ).action((words: string[], options: CommonOptions & { maxTokens?: number }) => {
+    const engine = engineFor(options);
+    try {
+      const response = engine.ask(words.join(' '), options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens });
+      print(options, response, formatAsk(response));
+    } finally {
+      engine.close();
+    }
+  });
+
+  withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action((options: CommonOptions) => {
+    const engine = engineFor(options);
+    try {
+      const stats = engine.stats();
+      print(options, stats, formatStats(stats, engine.config.dbPath));
+    } finally {
+      engine.close();
+    }
+  });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof CitedocsError) {
+      io.stderr(`citedocs: ${error.message}\n`);
+      if (argv.includes('--verbose') || argv.includes('-v')) io.stderr(`${String(error.stack)}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`citedocs: unexpected error (a bug; please report it with the command you ran):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`"${value}" is not a positive whole number.`);
+  return parsed;
+}
+
+function progressLine(progress: IngestProgress): string {
+  return `ingesting: ${progress.done} fetched, ${progress.queued} queued, ${progress.pages} stored, ${progress.errors} errors`;
+}

@@ -1,0 +1,137 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SourceError } from '../../core/errors.js';
+import type { SourceItem } from '../../core/types.js';
+import { extractHtml } from '../../extract/extract-html.js';
+import { crawl, type CrawlOptions } from './crawler.js';
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+const servers: { close: () => void }[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+async function serve(handler: Handler): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({ close: () => server.close() });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const html = (title: string, links: string[] = [], extra = '') =>
+  `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>About ${title}.</p>${extra}${links.map((link) => `<a href="${link}">${link}</a>`).join(' ')}</main></body></html>`;
+
+/** A site from a map of path → [status, content-type, body] or a redirect location. */
+function site(pages: Record<string, string | { status: number; type?: string; body?: string; location?: string }>, requests: string[] = []): Handler {
+  return (request, response) => {
+    const path = request.url ?? '/';
+    requests.push(path);
+    const page = pages[path];
+    if (page === undefined) return void response.writeHead(404).end('missing');
+    if (typeof page === 'string') return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    response.writeHead(page.status, { ...(page.type ? { 'content-type': page.type } : {}), ...(page.location ? { location: page.location } : {}) }).end(page.body ?? '');
+  };
+}
+
+const options = (startUrl: string, overrides: Partial<CrawlOptions> = {}): CrawlOptions => ({
+  startUrl, maxPages: 100, concurrency: 4, timeoutMs: 5000, maxPageBytes: 1_000_000, userAgent: 'citedocs-test', extract: extractHtml, ...overrides,
+});
+
+async function collect(items: AsyncIterable<SourceItem>) {
+  const pages: string[] = [];
+  const errors: string[] = [];
+  for await (const item of items) {
+    if (item.kind === 'page') pages.push(item.page.url);
+    else errors.push(item.message);
+  }
+  return { pages: pages.sort(), errors };
+}
+
+describe('crawl', () => {
+  it('follows links breadth-first under the start folder on the same origin only', async () => {
+    const requests: string[] = [];
+    const base = await serve(site({
+      '/docs/': html('Home', ['a.html', 'sub/', '/blog/x.html', 'https://elsewhere.example/y.html', 'image.png', 'mailto:a@b.c']),
+      '/docs/a.html': html('A', ['../docs/sub/b.html#frag', 'missing.html']),
+      '/docs/sub/': html('Sub', ['b.html']),
+      '/docs/sub/b.html': html('B'),
+      '/blog/x.html': html('Blog'),
+    }, requests));
+    const result = await collect(crawl(options(`${base}/docs/`)));
+    expect(result.pages).toEqual([`${base}/docs/`, `${base}/docs/a.html`, `${base}/docs/sub/`, `${base}/docs/sub/b.html`]);
+    expect(result.errors).toEqual([`GET ${base}/docs/missing.html returned HTTP 404`]);
+    expect(requests).not.toContain('/blog/x.html');
+    expect(requests).not.toContain('/docs/image.png');
+    expect(requests.filter((path) => path === '/docs/sub/b.html')).toHaveLength(1);
+  });
+
+  it('takes its scope from where the start URL redirects to, and records pages at their final URL', async () => {
+    const base = await serve(site({
+      '/docs': { status: 301, location: '/docs/' },
+      '/docs/': html('Home', ['old.html']),
+      '/docs/old.html': { status: 302, location: '/docs/new.html' },
+      '/docs/new.html': html('New'),
+    }));
+    const result = await collect(crawl(options(`${base}/docs`)));
+    expect(result.pages).toEqual([`${base}/docs/`, `${base}/docs/new.html`]);
+  });
+
+  it('skips a redirect that leaves the scope', async () => {
+    const base = await serve(site({ '/docs/': html('Home', ['out.html']), '/docs/out.html': { status: 302, location: '/private/' }, '/private/': html('Private') }));
+    const result = await collect(crawl(options(`${base}/docs/`)));
+    expect(result.pages).toEqual([`${base}/docs/`]);
+    expect(result.errors[0]).toMatch(/redirects to .*\/private\/, outside/);
+  });
+
+  it('stores a page served at two URLs once (folder and its index.html)', async () => {
+    const home = html('Home', ['index.html', './']);
+    const base = await serve(site({ '/docs/': home, '/docs/index.html': home }));
+    expect((await collect(crawl(options(`${base}/docs/`)))).pages).toEqual([`${base}/docs/`]);
+  });
+
+  it('stops at maxPages requests and never has more than `concurrency` requests in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const links = Array.from({ length: 30 }, (_, index) => `p${index}.html`);
+    const base = await serve((request, response) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        response.writeHead(200, { 'content-type': 'text/html' }).end(html(`Page ${request.url}`, links));
+      }, 5);
+    });
+    const result = await collect(crawl(options(`${base}/`, { maxPages: 12, concurrency: 3 })));
+    expect(result.pages).toHaveLength(12);
+    expect(peak).toBeLessThanOrEqual(3);
+  });
+
+  it('skips non-HTML and oversized responses with an error naming the URL', async () => {
+    const base = await serve(site({
+      '/': html('Home', ['data.txt', 'big.html']),
+      '/data.txt': { status: 200, type: 'text/plain', body: 'plain' },
+      '/big.html': { status: 200, type: 'text/html', body: 'x'.repeat(5000) },
+    }));
+    const result = await collect(crawl(options(`${base}/`, { maxPageBytes: 4000 })));
+    expect(result.pages).toEqual([`${base}/`]);
+    const [big, text] = result.errors.sort();
+    expect(big).toMatch(new RegExp(`^GET ${base}/big.html is (5000 bytes, )?over the 4000-byte limit; skipped$`));
+    expect(text).toBe(`GET ${base}/data.txt is text/plain, not HTML; skipped`);
+  });
+
+  it('decodes a page in the charset its headers declare', async () => {
+    const latin1 = Buffer.from(html('Café crème'), 'latin1');
+    const base = await serve((_, response) => response.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' }).end(latin1));
+    for await (const item of crawl(options(`${base}/`))) {
+      if (item.kind === 'page') expect(item.page.title).toBe('Café crème');
+    }
+  });
+
+  it('fails with one clear error when the start URL cannot be reached', async () => {
+    const base = await serve(site({}));
+    const closed = await serve(site({}));
+    servers.pop()?.close(); // nothing listens on this port any more
+    await expect(collect(crawl(options(`${closed}/docs/`)))).rejects.toThrow(SourceError);
+    await expect(collect(crawl(options(`${closed}/docs/`)))).rejects.toThrow(new RegExp(`^Could not crawl ${closed}/docs/: GET ${closed}/docs/ failed: ECONNREFUSED`));
+    await expect(collect(crawl(options(`${base}/nothing/`)))).rejects.toThrow(/returned HTTP 404/);
+  });
+});

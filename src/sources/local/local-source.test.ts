@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SourceError } from '../../core/errors.js';
+import type { Page, SourceItem } from '../../core/types.js';
+import { extractHtml } from '../../extract/extract-html.js';
+import { extractMarkdown } from '../../extract/extract-markdown.js';
+import { readLocalFolder } from './local-source.js';
+
+const extractors = { markdown: extractMarkdown, html: extractHtml };
+
+function folder(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'citedocs-local-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+async function collect(items: AsyncIterable<SourceItem>): Promise<SourceItem[]> {
+  const all: SourceItem[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+const pages = (items: SourceItem[]): Page[] => items.flatMap((item) => (item.kind === 'page' ? [item.page] : []));
+
+describe('readLocalFolder', () => {
+  it('publishes every document at its canonical URL and rewrites links between documents', async () => {
+    const root = folder({
+      'index.md': '# Home\n\nStart with the [guide](guide/setup.md#install).',
+      'guide/setup.md': '# Setup\n\n## Install\n\nRun it.',
+      'guide/index.mdx': '---\ntitle: Guide\n---\nThe guide.',
+      'api/page.html': '<html><body><main><h1 id="api">API</h1><p>Calls.</p></main></body></html>',
+      'node_modules/x/readme.md': '# ignored',
+      '.hidden/a.md': '# ignored',
+    });
+    const items = await collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/docs/', urlStyle: 'clean', extractors }));
+    const byUrl = new Map(pages(items).map((page) => [page.url, page]));
+    expect([...byUrl.keys()].sort()).toEqual([
+      'https://d.example/docs/',
+      'https://d.example/docs/api/page',
+      'https://d.example/docs/guide',
+      'https://d.example/docs/guide/setup',
+    ]);
+    expect(byUrl.get('https://d.example/docs/')?.markdown).toContain('[guide](https://d.example/docs/guide/setup#install)');
+    expect(byUrl.get('https://d.example/docs/guide')?.title).toBe('Guide');
+    expect(byUrl.get('https://d.example/docs/guide/setup')?.sourcePath).toBe('guide/setup.md');
+    expect(byUrl.get('https://d.example/docs/api/page')?.headings[0]?.anchor).toBe('api');
+  });
+
+  it('reports a URL collision as an error item and keeps the folder index', async () => {
+    const root = folder({ 'a/index.md': '# A index', 'a.md': '# A file' });
+    const items = await collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }));
+    expect(pages(items).map((page) => page.title)).toEqual(['A index']);
+    expect(items).toContainEqual(expect.objectContaining({ kind: 'error', input: 'a.md' }));
+  });
+
+  it('refuses a folder with no documents, naming it', async () => {
+    const root = folder({ 'notes.txt': 'x' });
+    await expect(collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }))).rejects.toThrow(
+      new SourceError(`No documents (.md, .mdx, .markdown, .html, .htm) found in ${root}. Point citedocs at the folder that holds your documentation.`, root),
+    );
+  });
+
+  it('refuses a path that does not exist', async () => {
+    await expect(collect(readLocalFolder({ directory: '/nonexistent/docs', baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }))).rejects.toThrow(/does not exist/);
+  });
+});

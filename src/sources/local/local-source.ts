@@ -1,0 +1,118 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, join, posix, relative, sep } from 'node:path';
+import matter from 'gray-matter';
+import { SourceError } from '../../core/errors.js';
+import { sha256 } from '../../core/hash.js';
+import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
+import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
+
+export interface LocalExtractors {
+  markdown: (source: string, options: { fallbackTitle: string; resolveLink: (target: string) => string | undefined }) => ExtractedDocument & { frontMatter: Record<string, unknown> };
+  html: (html: string, pageUrl: string) => ExtractedDocument;
+}
+
+export interface LocalSourceOptions {
+  directory: string;
+  baseUrl: string;
+  urlStyle: UrlStyle;
+  extractors: LocalExtractors;
+  now?: () => Date;
+}
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.svn', '.hg']);
+
+/** Reads a folder of Markdown/MDX/HTML documents as pages published under `baseUrl`. */
+export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenerator<SourceItem> {
+  const { directory, extractors } = options;
+  const now = options.now ?? (() => new Date());
+  const files = await listDocuments(directory);
+  if (files.length === 0) {
+    throw new SourceError(
+      `No documents (${DOCUMENT_EXTENSIONS.join(', ')}) found in ${directory}. Point citedocs at the folder that holds your documentation.`,
+      directory,
+    );
+  }
+
+  // Register every document first, so links between documents resolve to their real URLs.
+  const registry = new PathRegistry(options.baseUrl, options.urlStyle);
+  const sources = new Map<string, string>();
+  const urls = new Map<string, string>();
+  for (const path of files) {
+    const source = await readFile(join(directory, ...path.split('/')), 'utf8');
+    sources.set(path, source);
+    const slug = isMarkdown(path) ? frontMatterSlug(source) : undefined;
+    const registered = registry.register(path, slug);
+    if ('conflictWith' in registered) {
+      yield { kind: 'error', input: path, message: `${path} is published at ${registered.url}, which ${registered.conflictWith} already has; skipped ${path}.` };
+      continue;
+    }
+    urls.set(path, registered.url);
+  }
+
+  for (const [path, url] of urls) {
+    const source = sources.get(path) ?? '';
+    try {
+      const extracted = isMarkdown(path)
+        ? extractors.markdown(source, { fallbackTitle: posix.basename(path), resolveLink: (target) => resolveRelativeLink(target, path, url, registry) })
+        : extractors.html(source, url);
+      const page: Page = {
+        url,
+        canonicalUrl: url,
+        title: extracted.title,
+        markdown: extracted.markdown,
+        headings: extracted.headings,
+        anchors: extracted.anchors,
+        contentHash: sha256(extracted.markdown),
+        fetchedAt: now().toISOString(),
+        source: 'local',
+        sourcePath: path,
+      };
+      yield { kind: 'page', page };
+    } catch (error) {
+      yield { kind: 'error', input: path, message: `Could not read ${path}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+}
+
+async function listDocuments(directory: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(directory);
+  } catch (error) {
+    throw new SourceError(`${directory} does not exist. Give a folder of documentation or an http(s) URL.`, directory, { cause: error });
+  }
+  if (!info.isDirectory()) {
+    throw new SourceError(`${directory} is not a folder. Give a folder of documentation or an http(s) URL.`, directory);
+  }
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && (DOCUMENT_EXTENSIONS as readonly string[]).includes(extname(entry.name).toLowerCase()))
+    .map((entry) => relative(directory, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .filter((path) => !path.split('/').some((part) => SKIPPED_DIRECTORIES.has(part) || part.startsWith('.')))
+    .sort(indexFirst);
+}
+
+/** `a/index.md` before `a.md`, so a folder's index keeps the URL when both exist. */
+function indexFirst(a: string, b: string): number {
+  const weight = (path: string) => (/(^|\/)(index|readme|_index)\.[^/]+$/i.test(path) ? 0 : 1);
+  return weight(a) - weight(b) || a.localeCompare(b);
+}
+
+function isMarkdown(path: string): boolean {
+  return ['.md', '.mdx', '.markdown'].includes(extname(path).toLowerCase());
+}
+
+function frontMatterSlug(source: string): string | undefined {
+  const slug: unknown = matter(source).data['slug'];
+  return typeof slug === 'string' && slug.trim() !== '' ? slug : undefined;
+}
+
+/** `../b.md#x` from `a/c.md` → the published URL of `b.md` plus `#x`; external links unchanged. */
+function resolveRelativeLink(target: string, fromPath: string, fromUrl: string, registry: PathRegistry): string | undefined {
+  if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return undefined;
+  if (target.startsWith('#')) return `${fromUrl}${target}`;
+  const [pathPart = '', fragment] = target.split('#', 2);
+  const documentPath = pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(fromPath), pathPart);
+  const url = registry.lookup(decodeURIComponent(documentPath)) ?? new URL(target, fromUrl).href.split('#')[0];
+  return fragment === undefined ? url : `${url}#${fragment}`;
+}

@@ -1,0 +1,57 @@
+/** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
+export const APPLICATION_ID = 0x43444f43;
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE pages (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  canonical_url TEXT NOT NULL,
+  title TEXT NOT NULL,
+  markdown TEXT NOT NULL,
+  headings TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  etag TEXT,
+  last_modified TEXT,
+  fetched_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  source_path TEXT
+);
+
+CREATE TABLE anchors (
+  page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+  anchor TEXT NOT NULL,
+  PRIMARY KEY (page_id, anchor)
+) WITHOUT ROWID;
+CREATE INDEX anchors_by_anchor ON anchors(anchor);
+
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  chunk_key TEXT NOT NULL,
+  page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  anchor TEXT,
+  heading_path TEXT NOT NULL,
+  title TEXT NOT NULL,
+  headings TEXT NOT NULL,
+  text TEXT NOT NULL,
+  token_count INTEGER NOT NULL,
+  content_hash TEXT NOT NULL
+);
+CREATE INDEX chunks_by_page ON chunks(page_id);
+
+-- Full-text index over the chunks table itself (external content: the text is stored once).
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  title, headings, text,
+  content='chunks', content_rowid='id',
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts(rowid, title, headings, text) VALUES (new.id, new.title, new.headings, new.text);
+END;
+CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, title, headings, text) VALUES ('delete', old.id, old.title, old.headings, old.text);
+END;
+`;

@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../core/errors.js';
+import type { Chunk, Page } from '../../core/types.js';
+import { createSqliteStore } from './sqlite-store.js';
+
+const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'index.db');
+const weights = { title: 2, headings: 4, text: 1 };
+
+function pageOf(url: string, markdown: string, anchors: string[] = []): Page {
+  return {
+    url, canonicalUrl: url, title: `Title of ${url}`, markdown, headings: [], anchors,
+    contentHash: `hash:${markdown}`, fetchedAt: '2026-01-01T00:00:00.000Z', source: 'crawl',
+  };
+}
+
+function chunkOf(page: Page, text: string, anchor?: string, headingPath: string[] = []): Chunk {
+  return { id: `${page.url}:${text}`, pageUrl: page.url, pageTitle: page.title, ...(anchor ? { anchor } : {}), headingPath, text, tokenCount: text.split(' ').length, contentHash: `c:${text}` };
+}
+
+describe('SQLite store', () => {
+  it('stores pages, chunks and anchors, and finds chunks by BM25 with stemming', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    const page = pageOf('https://d.example/a.html', 'a', ['install', 'other-id']);
+    expect(store.upsertPage(page, [chunkOf(page, 'Creating indexes concurrently avoids locks', 'install', ['Guide', 'Install']), chunkOf(page, 'Unrelated text about tables')])).toBe('added');
+    const hits = store.searchText({ terms: ['create', 'index'], limit: 10, fieldWeights: weights });
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.chunk).toMatchObject({ pageUrl: page.url, anchor: 'install', headingPath: ['Guide', 'Install'], pageTitle: page.title });
+    expect(hits[0]?.bm25).toBeGreaterThan(0);
+    expect([...store.anchorsOf(page.url)].sort()).toEqual(['install', 'other-id']);
+    expect(store.pagesWithAnchor('install')).toEqual([page.url]);
+    expect(store.getPage(page.url)).toMatchObject({ url: page.url, chunkCount: 2 });
+    store.close();
+  });
+
+  it('ranks a match in the heading path above the same match in body text', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    const one = pageOf('https://d.example/1.html', '1');
+    const two = pageOf('https://d.example/2.html', '2');
+    store.upsertPage(one, [chunkOf(one, 'Some words and then vacuum appears here once')]);
+    store.upsertPage(two, [chunkOf(two, 'Some words and nothing else appears here once', undefined, ['Vacuum'])]);
+    const hits = store.searchText({ terms: ['vacuum'], limit: 10, fieldWeights: weights });
+    expect(hits.map((hit) => hit.chunk.pageUrl)).toEqual([two.url, one.url]);
+    store.close();
+  });
+
+  it('treats query terms as data: quotes and FTS operators cannot break the query', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    const page = pageOf('https://d.example/q.html', 'q');
+    store.upsertPage(page, [chunkOf(page, 'NEAR AND OR quote"d text')]);
+    expect(() => store.searchText({ terms: ['"', 'near(', 'and', '*'], limit: 5, fieldWeights: weights })).not.toThrow();
+    store.close();
+  });
+
+  it('reports an unchanged page without rewriting it, and replaces a changed page’s chunks and anchors', () => {
+    const path = dbPath();
+    const store = createSqliteStore(path, 'write');
+    const first = pageOf('https://d.example/p.html', 'v1', ['old']);
+    store.upsertPage(first, [chunkOf(first, 'alpha version one')]);
+    expect(store.upsertPage(first, [])).toBe('unchanged');
+    expect(store.getPage(first.url)?.chunkCount).toBe(1);
+    const second = pageOf(first.url, 'v2', ['new']);
+    expect(store.upsertPage(second, [chunkOf(second, 'beta version two')])).toBe('changed');
+    expect(store.searchText({ terms: ['alpha'], limit: 5, fieldWeights: weights })).toEqual([]);
+    expect(store.searchText({ terms: ['beta'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect([...store.anchorsOf(first.url)]).toEqual(['new']);
+    expect(store.stats()).toMatchObject({ pages: 1, chunks: 1, anchors: 1 });
+    store.close();
+  });
+
+  it('writes a page atomically: a failing write leaves the previous version intact', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    const page = pageOf('https://d.example/p.html', 'v1');
+    store.upsertPage(page, [chunkOf(page, 'original text')]);
+    const broken = { ...chunkOf(page, 'new text'), headingPath: undefined as unknown as string[], tokenCount: null as unknown as number };
+    expect(() => store.upsertPage(pageOf(page.url, 'v2'), [broken])).toThrow();
+    expect(store.getPage(page.url)?.contentHash).toBe('hash:v1');
+    expect(store.searchText({ terms: ['original'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    store.close();
+  });
+
+  it('refuses to read an index that does not exist, without creating it', () => {
+    const path = dbPath();
+    expect(() => createSqliteStore(path, 'read')).toThrow(new StoreError(`No index at ${path}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`, path));
+  });
+
+  it('refuses a file that is not SQLite and leaves it byte for byte unchanged', () => {
+    const path = dbPath();
+    writeFileSync(path, 'this is my thesis, not a database\n'.repeat(200));
+    const before = readFileSync(path);
+    for (const mode of ['read', 'write'] as const) expect(() => createSqliteStore(path, mode)).toThrow(/is not a citedocs index/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a SQLite database of another application and does not touch its tables', () => {
+    const path = dbPath();
+    const other = new Database(path);
+    other.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (12.5);");
+    other.close();
+    expect(() => createSqliteStore(path, 'write')).toThrow(/a SQLite database that citedocs did not create/);
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT name FROM sqlite_schema WHERE type = ?').pluck().all('table')).toEqual(['invoices']);
+    check.close();
+  });
+
+  it('reopens its own file read-only and sees what was written', () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write');
+    const page = pageOf('https://d.example/p.html', 'v1');
+    writer.upsertPage(page, [chunkOf(page, 'persisted words')]);
+    writer.close();
+    const reader = createSqliteStore(path, 'read');
+    expect(reader.searchText({ terms: ['persisted'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect(() => reader.upsertPage(page, [])).toThrow();
+    reader.close();
+  });
+});

@@ -1,0 +1,154 @@
+import { statSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { StoreError } from '../../core/errors.js';
+import type { Chunk, Page } from '../../core/types.js';
+import type { Store, StoredPage, StoreStats, TextHit, TextQuery, UpsertOutcome } from '../store.js';
+import { type OpenMode, openDatabase } from './open-database.js';
+
+interface ChunkRow {
+  chunk_key: string;
+  url: string;
+  page_title: string;
+  anchor: string | null;
+  heading_path: string;
+  text: string;
+  token_count: number;
+  content_hash: string;
+  rank: number;
+}
+
+/** The embedded default store: one SQLite file with FTS5 BM25 over chunks and the anchor map. */
+export function createSqliteStore(path: string, mode: OpenMode): Store {
+  const database = openDatabase(path, mode);
+  const statements = mode === 'write' ? prepareWrites(database) : undefined;
+
+  const upsert = database.transaction((page: Page, chunks: readonly Chunk[]): UpsertOutcome => {
+    if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
+    const existing = statements.findPage.get(page.url) as { id: number; content_hash: string } | undefined;
+    if (existing?.content_hash === page.contentHash) {
+      statements.touchPage.run(page.fetchedAt, page.etag ?? null, page.lastModified ?? null, existing.id);
+      return 'unchanged';
+    }
+    if (existing !== undefined) {
+      statements.deleteChunks.run(existing.id);
+      statements.deleteAnchors.run(existing.id);
+      statements.deletePage.run(existing.id);
+    }
+    const pageId = Number(
+      statements.insertPage.run(
+        page.url, page.canonicalUrl, page.title, page.markdown, JSON.stringify(page.headings), page.contentHash,
+        page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null,
+      ).lastInsertRowid,
+    );
+    for (const anchor of new Set([...page.anchors, ...page.headings.flatMap((heading) => (heading.anchor ? [heading.anchor] : []))])) {
+      statements.insertAnchor.run(pageId, anchor);
+    }
+    chunks.forEach((chunk, ordinal) => {
+      statements.insertChunk.run(
+        chunk.id, pageId, ordinal, chunk.anchor ?? null, JSON.stringify(chunk.headingPath), chunk.pageTitle,
+        chunk.headingPath.join(' > '), chunk.text, chunk.tokenCount, chunk.contentHash,
+      );
+    });
+    return existing === undefined ? 'added' : 'changed';
+  });
+
+  const guard = <T>(action: () => T): T => {
+    try {
+      return action();
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      const code = (error as { code?: string }).code ?? '';
+      if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+        throw new StoreError(`The index at ${path} is corrupt (${code}). Move it away and run citedocs ingest again.`, path, { cause: error });
+      }
+      throw error;
+    }
+  };
+
+  return {
+    path,
+    upsertPage: (page, chunks) => guard(() => upsert(page, chunks)),
+    searchText: (query) => guard(() => searchText(database, query)),
+    getPage: (url) =>
+      guard(() => {
+        const row = database
+          .prepare('SELECT url, title, content_hash, source, fetched_at, (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunk_count FROM pages WHERE url = ?')
+          .get(url) as { url: string; title: string; content_hash: string; source: Page['source']; fetched_at: string; chunk_count: number } | undefined;
+        return row === undefined
+          ? undefined
+          : ({ url: row.url, title: row.title, contentHash: row.content_hash, source: row.source, fetchedAt: row.fetched_at, chunkCount: row.chunk_count } satisfies StoredPage);
+      }),
+    anchorsOf: (url) =>
+      guard(() => {
+        const rows = database.prepare('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = ?').pluck().all(url) as string[];
+        return new Set(rows);
+      }),
+    pagesWithAnchor: (anchor) =>
+      guard(() => database.prepare('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = ? ORDER BY p.url').pluck().all(anchor) as string[]),
+    stats: () => guard(() => stats(database, path)),
+    close: () => database.close(),
+  };
+}
+
+function prepareWrites(database: Database.Database) {
+  return {
+    findPage: database.prepare('SELECT id, content_hash FROM pages WHERE url = ?'),
+    touchPage: database.prepare('UPDATE pages SET fetched_at = ?, etag = ?, last_modified = ? WHERE id = ?'),
+    deleteChunks: database.prepare('DELETE FROM chunks WHERE page_id = ?'),
+    deleteAnchors: database.prepare('DELETE FROM anchors WHERE page_id = ?'),
+    deletePage: database.prepare('DELETE FROM pages WHERE id = ?'),
+    insertPage: database.prepare(
+      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertAnchor: database.prepare('INSERT OR IGNORE INTO anchors (page_id, anchor) VALUES (?, ?)'),
+    insertChunk: database.prepare(
+      `INSERT INTO chunks (chunk_key, page_id, ordinal, anchor, heading_path, title, headings, text, token_count, content_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
+}
+
+function searchText(database: Database.Database, query: TextQuery): TextHit[] {
+  if (query.terms.length === 0) return [];
+  const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+  const { title, headings, text } = query.fieldWeights;
+  const rows = database
+    .prepare(
+      `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash,
+              bm25(chunks_fts, ?, ?, ?) AS rank
+         FROM chunks_fts
+         JOIN chunks c ON c.id = chunks_fts.rowid
+         JOIN pages p ON p.id = c.page_id
+        WHERE chunks_fts MATCH ?
+        ORDER BY rank
+        LIMIT ?`,
+    )
+    .all(title, headings, text, match, query.limit) as ChunkRow[];
+  return rows.map((row) => ({
+    bm25: -row.rank,
+    chunk: {
+      id: row.chunk_key,
+      pageUrl: row.url,
+      pageTitle: row.page_title,
+      ...(row.anchor === null ? {} : { anchor: row.anchor }),
+      headingPath: JSON.parse(row.heading_path) as string[],
+      text: row.text,
+      tokenCount: row.token_count,
+      contentHash: row.content_hash,
+    },
+  }));
+}
+
+function stats(database: Database.Database, path: string): StoreStats {
+  const count = (table: string) => (database.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
+  let bytes = 0;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      bytes += statSync(file).size;
+    } catch {
+      // no WAL file: nothing to add
+    }
+  }
+  return { pages: count('pages'), chunks: count('chunks'), anchors: count('anchors'), bytes };
+}
