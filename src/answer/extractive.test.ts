@@ -38,3 +38,16 @@ describe('extractiveAnswer', () => {
     expect(answer.text).toBe('Creating an index can interfere with regular operation. [1]');
   });
 });
+
+describe('extractiveAnswer citations', () => {
+  it('gives two passages of the same section one number', () => {
+    const split = [
+      candidate({ url: 'https://d.example/a.html', anchor: 'opts', text: 'The retries option sets how often a request is retried.' }),
+      candidate({ url: 'https://d.example/b.html', text: 'Unrelated words only.' }),
+      candidate({ url: 'https://d.example/a.html', anchor: 'opts', text: 'Retries back off exponentially between request attempts.' }),
+    ];
+    const answer = extractiveAnswer('request retries', split, { maxSentences: 5 });
+    expect(answer.citations.map((citation) => citation.url)).toEqual(['https://d.example/a.html#opts']);
+    expect(answer.text.match(/\[1\]/g)).toHaveLength(2);
+  });
+});

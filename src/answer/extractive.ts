@@ -13,6 +13,9 @@ export interface DraftAnswer {
   citations: Citation[];
 }
 
+/** Sentences scoring under this fraction of the best one are not quoted. */
+const RELATIVE_FLOOR = 0.35;
+
 interface ScoredUnit extends TextUnit {
   source: number;
   score: number;
@@ -39,18 +42,24 @@ export function extractiveAnswer(question: string, sources: readonly Candidate[]
   );
   units.forEach((unit, index) => {
     const present = unitStems[index] ?? new Set<string>();
-    const overlap = stems.reduce((sum, stem) => sum + (present.has(stem) ? (weights.get(stem) ?? 0) : 0), 0);
+    const matched = stems.filter((stem) => present.has(stem));
+    const overlap = matched.reduce((sum, stem) => sum + (weights.get(stem) ?? 0), 0);
+    // A sentence that touches more of the question's words answers more of it.
+    const coverage = Math.sqrt(matched.length / Math.max(1, stems.length));
     const words = unit.text.split(/\s+/).length;
     const lengthFactor = unit.kind === 'code' ? 0.8 : words < 4 ? 0.3 : words > 80 ? 0.7 : 1;
     // Higher-ranked passages are more likely to hold the answer: a gentle prior, not a filter.
-    unit.score = overlap * lengthFactor * (1 + 0.5 / (unit.source + 1));
+    unit.score = overlap * coverage * lengthFactor * (1 + 0.5 / (unit.source + 1));
   });
 
   const picked: ScoredUnit[] = [];
   const seen = new Set<string>();
   let codeBlocks = 0;
-  for (const unit of [...units].sort((a, b) => b.score - a.score)) {
-    if (picked.length >= options.maxSentences || unit.score <= 0) break;
+  const ranked = [...units].sort((a, b) => b.score - a.score);
+  // Quote what answers, not filler: stop well below the best sentence's score.
+  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  for (const unit of ranked) {
+    if (picked.length >= options.maxSentences || unit.score <= 0 || unit.score < floor) break;
     const key = unit.text.toLowerCase().replace(/\W+/g, ' ').trim();
     if (seen.has(key) || (unit.kind === 'code' && codeBlocks >= 1)) continue;
     seen.add(key);
@@ -64,19 +73,21 @@ export function extractiveAnswer(question: string, sources: readonly Candidate[]
   }
 
   picked.sort((a, b) => a.source - b.source || a.position - b.position);
-  const numbers = new Map<number, number>();
+  // Passages of the same section share one URL, so they share one number.
+  const numbers = new Map<string, number>();
   const citations: Citation[] = [];
   const paragraphs: string[] = [];
   let current: { source: number; parts: string[] } | undefined;
   for (const unit of picked) {
-    let n = numbers.get(unit.source);
+    const candidate = sources[unit.source] as Candidate;
+    const url = chunkUrl(candidate.chunk);
+    let n = numbers.get(url);
     if (n === undefined) {
       n = numbers.size + 1;
-      numbers.set(unit.source, n);
-      const candidate = sources[unit.source] as Candidate;
+      numbers.set(url, n);
       citations.push({
         n,
-        url: chunkUrl(candidate.chunk),
+        url,
         ...(candidate.chunk.anchor === undefined ? {} : { anchor: candidate.chunk.anchor }),
         title: citationTitle(candidate),
       });

@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StoreError, UsageError } from '../core/errors.js';
+import { createEngine } from './engine.js';
+
+function workspace(files: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), 'citedocs-engine-'));
+  const docs = join(root, 'docs');
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(docs, path, '..'), { recursive: true });
+    writeFileSync(join(docs, path), content);
+  }
+  return { docs, dbPath: join(root, 'index.db') };
+}
+
+const files = {
+  'index.md': '# Home\n\nWelcome to the widget docs. Read the [setup guide](guide/setup.md#install-the-cli).',
+  'guide/setup.md': '# Setup\n\n## Install the CLI\n\nRun `npm install widget` to install the command line tool.\n\n## Configure timeouts\n\nSet `timeoutMs` in the config file to change how long a request may take. The default timeout is 30 seconds.',
+  'guide/index.md': '# Guide\n\nThe guide explains setup and usage.',
+};
+
+describe('engine over a folder of Markdown', () => {
+  it('ingests, then finds the right section with its published URL#anchor', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    const report = await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    expect(report).toMatchObject({ pages: 3, added: 3, errors: [], interrupted: false });
+    const { results, warnings } = engine.search('how do I change the request timeout');
+    expect(warnings).toEqual([]);
+    expect(results[0]).toMatchObject({ url: 'https://widget.example/docs/guide/setup#configure-timeouts', title: 'Setup', headingPath: ['Setup', 'Configure timeouts'] });
+    engine.close();
+  });
+
+  it('answers with cited sentences whose URLs are the pages and anchors in the index', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    const answer = engine.ask('what is the default timeout');
+    expect(answer.answer).toContain('The default timeout is 30 seconds. [1]');
+    expect(answer.citations[0]).toEqual({ n: 1, url: 'https://widget.example/docs/guide/setup#configure-timeouts', anchor: 'configure-timeouts', title: 'Setup › Configure timeouts' });
+    expect(answer.warnings).toEqual([]);
+    engine.close();
+  });
+
+  it('links to the files themselves when no base URL is given', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs);
+    expect(engine.search('install the CLI').results[0]?.url).toMatch(/^file:\/\/.*\/docs\/guide\/setup\.md#install-the-cli$/);
+    engine.close();
+  });
+
+  it('re-ingests unchanged pages without rewriting them and replaces a changed page', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    const first = await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    const again = await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    expect(again).toMatchObject({ pages: 3, added: 0, changed: 0, unchanged: 3, chunks: first.chunks });
+    writeFileSync(join(docs, 'guide/setup.md'), '# Setup\n\n## Proxies\n\nSet `proxyUrl` to route requests through a proxy.');
+    const changed = await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    expect(changed).toMatchObject({ changed: 1, unchanged: 2 });
+    expect(engine.search('timeout').results.some((result) => result.url.includes('configure-timeouts'))).toBe(false);
+    expect(engine.search('proxy').results[0]?.url).toBe('https://widget.example/docs/guide/setup#proxies');
+    engine.close();
+  });
+
+  it('honours the token budget and the limit of a search', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    const all = engine.search('setup install timeout guide', { limit: 10 }).results;
+    expect(all.length).toBeGreaterThan(2);
+    expect(engine.search('setup install timeout guide', { limit: 2 }).results).toHaveLength(2);
+    const budget = (all[0]?.tokenCount ?? 0) + 1;
+    const limited = engine.search('setup install timeout guide', { maxTokens: budget }).results;
+    expect(limited.reduce((sum, result) => sum + result.tokenCount, 0)).toBeLessThanOrEqual(budget);
+    engine.close();
+  });
+});
+
+describe('engine errors', () => {
+  it('refuses to search before any ingest, without creating the index file', () => {
+    const { dbPath } = workspace({});
+    const engine = createEngine({ dbPath });
+    expect(() => engine.search('anything')).toThrow(StoreError);
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it('refuses an empty question as a usage error', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    expect(() => engine.ask('   ')).toThrow(UsageError);
+    engine.close();
+  });
+
+  it('refuses a source that is neither a URL nor a folder, and a non-http base URL, creating nothing', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await expect(engine.ingest('./no/such/folder')).rejects.toThrow(/neither an http\(s\) URL nor an existing folder/);
+    await expect(engine.ingest('ftp://example.com/docs')).rejects.toThrow(UsageError);
+    await expect(engine.ingest(docs, { baseUrl: 'widget.example/docs' })).rejects.toThrow(/--base-url widget.example\/docs is not a URL/);
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it('says when nothing matches', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    expect(engine.search('kubernetes helm')).toEqual({ results: [], warnings: ['No passage in the index matches "kubernetes helm".'] });
+    expect(engine.ask('kubernetes helm').citations).toEqual([]);
+    engine.close();
+  });
+});
