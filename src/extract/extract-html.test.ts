@@ -85,3 +85,10 @@ print(json.dumps({}))</pre></div></div>
     expect(extractHtml(html, 'https://d.example/').markdown).toContain('````\na ``` b\n````');
   });
 });
+
+describe('extractHtml links', () => {
+  it('drops link tooltips, which only repeat text and cost tokens', () => {
+    const html = page('<main><h1>T</h1><p>Use <a href="json.html#module-json" title="json: Encode and decode the JSON format.">json</a>.</p></main>');
+    expect(extractHtml(html, 'https://d.example/lib/x.html').markdown).toContain('Use [json](https://d.example/lib/json.html#module-json).');
+  });
+});

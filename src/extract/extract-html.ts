@@ -40,6 +40,8 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
     headings.push({ level: Number(element.tagName.slice(1)), text, ...(anchor === undefined ? {} : { anchor }) });
   });
 
+  // Link tooltips repeat nearby text in every passage and cost tokens: links keep their text only.
+  main.find('a[title]').removeAttr('title');
   main.find('a[href]').each((_, element) => {
     const link = $(element);
     const absolute = resolveUrl(link.attr('href') ?? '', baseUrl);

@@ -8,8 +8,8 @@ const CHROME_SELECTORS = [
   '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs',
   '.navheader', '.navfooter', // DocBook (PostgreSQL)
   '.sphinxsidebar', '.related', '.footer', // Sphinx (Python)
-  '#column1', '#toc-picker', '#gtoc', // Node.js API docs
-  '.edit-this-page', '.theme-edit-this-page', '.pagination-nav', '.prev-next', '.skip-link',
+  '#column2', '#toc-picker', '#gtoc', // Node.js API docs (#column2 is the nav, #column1 the content)
+  '.edit-this-page', '.theme-edit-this-page', '.pagination-nav', '.prev-next', '.skip-link', '.skip-to-content', '.md-skip',
 ];
 
 /** Candidates for the main content, most specific first. */

@@ -88,6 +88,21 @@ describe('crawl', () => {
     expect((await collect(crawl(options(`${base}/docs/`)))).pages).toEqual([`${base}/docs/`]);
   });
 
+  it('stores guide/index.html under its folder URL guide/, whichever link comes first', async () => {
+    const guide = html('Guide');
+    const requests: string[] = [];
+    const base = await serve(site({ '/docs/': html('Home', ['guide/index.html', 'guide/']), '/docs/guide/': guide, '/docs/guide/index.html': guide }, requests));
+    expect((await collect(crawl(options(`${base}/docs/`)))).pages).toEqual([`${base}/docs/`, `${base}/docs/guide/`]);
+    expect(requests).not.toContain('/docs/guide/index.html');
+  });
+
+  it('falls back to the index file when the server has no folder index', async () => {
+    const base = await serve(site({ '/docs/': html('Home', ['guide/index.html']), '/docs/guide/index.html': html('Guide') }));
+    const result = await collect(crawl(options(`${base}/docs/`)));
+    expect(result.pages).toEqual([`${base}/docs/`, `${base}/docs/guide/index.html`]);
+    expect(result.errors).toEqual([]);
+  });
+
   it('stops at maxPages requests and never has more than `concurrency` requests in flight', async () => {
     let inFlight = 0;
     let peak = 0;

@@ -2,7 +2,7 @@ import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
 import { type FetchLike, type FetchedPage, fetchPage } from './fetch-page.js';
-import { type CrawlScope, createScope, pageUrlOf } from './url-scope.js';
+import { type CrawlScope, createScope, folderUrlOf, pageUrlOf } from './url-scope.js';
 
 export interface CrawlOptions {
   startUrl: string;
@@ -54,6 +54,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   const seen = new Set<string>([startUrl, pageUrlOf(first.url)]);
   const hashes = new Map<string, string>();
   const queue: string[] = [];
+  /** Folder URL → the index file it was linked as, fetched instead when the folder URL fails. */
+  const indexFiles = new Map<string, string>();
   let requested = 1;
   let done = 0;
 
@@ -61,6 +63,13 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     done += 1;
     const { fetched } = outcome;
     if (fetched.kind === 'failed') {
+      // A server without folder indexes serves `guide/index.html` but not `guide/`.
+      const indexFile = indexFiles.get(outcome.requestedUrl);
+      if (indexFile !== undefined && fetched.status === 404) {
+        indexFiles.delete(outcome.requestedUrl);
+        queue.unshift(indexFile);
+        return;
+      }
       yield { kind: 'error', input: outcome.requestedUrl, message: fetched.message };
       return;
     }
@@ -80,7 +89,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       yield { kind: 'error', input: url, message: `Could not extract ${url}: ${error instanceof Error ? error.message : String(error)}` };
       return;
     }
-    enqueueLinks(extracted.links, scope, seen, queue);
+    enqueueLinks(extracted.links, scope, seen, queue, indexFiles);
     const contentHash = sha256(extracted.markdown);
     // `guide/` and `guide/index.html` are one page served twice: keep the first URL seen.
     if (hashes.has(contentHash)) return;
@@ -119,12 +128,17 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   }
 }
 
-function enqueueLinks(links: readonly string[], scope: CrawlScope, seen: Set<string>, queue: string[]): void {
+/** Queues unseen in-scope links; an index file is queued as its folder URL (see folderUrlOf). */
+function enqueueLinks(links: readonly string[], scope: CrawlScope, seen: Set<string>, queue: string[], indexFiles: Map<string, string>): void {
   for (const link of links) {
     if (!scope.contains(link)) continue;
-    const url = pageUrlOf(link);
+    const original = pageUrlOf(link);
+    const folder = folderUrlOf(original);
+    const url = folder !== undefined && scope.contains(folder) ? folder : original;
     if (seen.has(url)) continue;
     seen.add(url);
+    seen.add(original);
+    if (url !== original) indexFiles.set(url, original);
     queue.push(url);
   }
 }

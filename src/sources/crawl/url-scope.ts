@@ -40,3 +40,17 @@ export function pageUrlOf(url: string): string {
   parsed.hash = '';
   return parsed.href;
 }
+
+const INDEX_FILE = /\/index\.html?$/i;
+
+/**
+ * `guide/index.html` and `guide/` are one page: the folder URL is the one kept, whichever
+ * link is found first, so repeated crawls store the same URL. Undefined when not an index file.
+ */
+export function folderUrlOf(url: string): string | undefined {
+  const parsed = new URL(url);
+  if (!INDEX_FILE.test(parsed.pathname) || parsed.search !== '') return undefined;
+  parsed.pathname = parsed.pathname.replace(INDEX_FILE, '/');
+  parsed.hash = '';
+  return parsed.href;
+}
