@@ -1,21 +1,2 @@
 #!/usr/bin/env node
-import { runCli } from '../dist/interfaces/cli/main.js';
-
-const controller = new AbortController();
-let interrupts = 0;
-process.on('SIGINT', () => {
-  interrupts += 1;
-  if (interrupts > 1) process.exit(130);
-  process.stderr.write('\nStopping after the pages in flight (Ctrl-C again to quit now)…\n');
-  controller.abort();
-});
-
-const code = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-  cwd: process.cwd(),
-  interactive: process.stderr.isTTY === true,
-  signal: controller.signal,
-});
-process.exitCode = code;
+import '../dist/interfaces/cli/bin.js';

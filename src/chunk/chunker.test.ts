@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createTokenizer } from '../tokenize/tokenizer.js';
+import { loadTokenizer } from '../tokenize/tokenizer.js';
 import { chunkPage } from './chunker.js';
 
-const tokenizer = createTokenizer('o200k_base');
+const tokenizer = await loadTokenizer('o200k_base');
 const page = (markdown: string, headings: { level: number; text: string; anchor?: string }[] = []) => ({ url: 'https://d.example/p.html', title: 'Page', markdown, headings });
 
 describe('chunkPage', () => {

@@ -13,14 +13,32 @@ export const configSchema = z.object({
     .prefault({}),
   crawl: z
     .object({
-      /** Pages fetched at most in one crawl. */
+      /** Requests at most in one crawl (a resumed crawl counts those of the interrupted run). */
       maxPages: z.number().int().positive().default(10_000),
-      /** Requests in flight at once. */
+      /** Links followed from the start page at most; unset: no limit. */
+      maxDepth: z.number().int().min(0).optional(),
+      /** Requests in flight at once (one site is crawled at a time, so this is per host). */
       concurrency: z.number().int().min(1).max(64).default(4),
+      /** Pause between request starts; a robots.txt Crawl-delay raises it (up to 60 s). */
+      delayMs: z.number().int().min(0).default(0),
       timeoutMs: z.number().int().positive().default(15_000),
       /** Larger bodies are skipped with an error rather than parsed. */
       maxPageBytes: z.number().int().positive().default(10 * 1024 * 1024),
+      maxRedirects: z.number().int().min(0).max(20).default(10),
+      /** Retries after a network error, a 429 or a 5xx, with exponential backoff from `retryBaseDelayMs`. */
+      retries: z.number().int().min(0).max(10).default(2),
+      retryBaseDelayMs: z.number().int().min(0).default(500),
+      /** A Retry-After longer than this fails the request instead of stalling the crawl. */
+      maxRetryAfterMs: z.number().int().min(0).default(60_000),
+      /** Sent with every request; its product token (before the first "/") is matched in robots.txt. */
       userAgent: z.string().min(1).default('citedocs/0.1 (+https://github.com/citedocs/citedocs)'),
+      respectRobots: z.boolean().default(true),
+      /** Also crawl the pages listed in sitemaps and llms.txt. */
+      useSitemaps: z.boolean().default(true),
+      /** Globs on the URL path (`/docs/api/**`): only matching pages are crawled, when given. */
+      include: z.array(z.string().min(1)).default([]),
+      /** Globs on the URL path (`/docs/ja/**`): matching pages are never crawled. */
+      exclude: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
   local: z

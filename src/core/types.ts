@@ -23,6 +23,8 @@ export interface Page {
   etag?: string;
   lastModified?: string;
   sourcePath?: string;
+  /** Every in-page link (crawled pages): what a re-crawl follows when the server answers 304. */
+  links?: string[];
 }
 
 /** A passage of a page. Its URL is fixed from the page at chunking time, never re-derived. */
@@ -108,5 +110,15 @@ export interface ExtractedDocument {
   anchors: string[];
 }
 
-/** What a source yields: a page, or a per-document failure that does not stop the run. */
-export type SourceItem = { kind: 'page'; page: Page } | { kind: 'error'; input: string; message: string };
+/**
+ * What a source yields: a page whose body was read; a stored page confirmed current without
+ * reading it (HTTP 304); a stored page that is gone (404/410, or now outside the crawl's
+ * scope) and must be removed; or a per-document failure that does not stop the run.
+ */
+export type SourceItem =
+  | { kind: 'page'; page: Page }
+  | { kind: 'unchanged'; url: string }
+  | { kind: 'gone'; url: string; reason: string }
+  | { kind: 'error'; input: string; message: string }
+  /** The source gave up (e.g. most fetches fail): what was stored stays, the run can resume. */
+  | { kind: 'stopped'; reason: string };

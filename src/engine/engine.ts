@@ -1,15 +1,16 @@
+import { existsSync } from 'node:fs';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import { chunkUrl, type Candidate, type Citation, type Selection } from '../core/types.js';
+import { chunkUrl, type Candidate, type Citation, type Selection, type Tokenizer } from '../core/types.js';
 import { retrieveLexical } from '../retrieve/retriever.js';
 import { selectCandidates } from '../select/selector.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store, StoreStats } from '../store/store.js';
-import { createTokenizer } from '../tokenize/tokenizer.js';
-import { ingest, type IngestOptions, type IngestReport } from './ingest.js';
+import { loadTokenizer } from '../tokenize/tokenizer.js';
+import type { IngestOptions, IngestReport } from './ingest.js';
 
 export interface SearchOptions {
   limit?: number;
@@ -59,7 +60,7 @@ export interface Engine {
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
   const config = parseConfig(configInput);
-  const tokenizer = createTokenizer(config.tokenizer.encoding);
+  let tokenizer: Promise<Tokenizer> | undefined;
   let reader: Store | undefined;
   let writer: Store | undefined;
 
@@ -90,10 +91,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       reader?.close();
       reader = undefined;
       try {
+        // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
+        const { ingest } = await import('./ingest.js');
         return await ingest(input, options, {
           config,
-          tokenizer,
+          tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
           openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
+          existingStore: () => writer ?? (existsSync(config.dbPath) ? (writer = createSqliteStore(config.dbPath, 'write')) : undefined),
           ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });

@@ -1,29 +1,34 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chunkPage } from '../chunk/chunker.js';
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import type { SourceItem, Tokenizer } from '../core/types.js';
-import { extractHtml } from '../extract/extract-html.js';
-import { extractMarkdown } from '../extract/extract-markdown.js';
+import type { Page, SourceItem, Tokenizer } from '../core/types.js';
 import { crawl } from '../sources/crawl/crawler.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import { readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
 import type { Store } from '../store/store.js';
 
 export interface IngestOptions {
   maxPages?: number;
+  maxDepth?: number;
+  concurrency?: number;
+  userAgent?: string;
+  include?: string[];
+  exclude?: string[];
   /** For a folder: the URL its documents are published under. Default: their file:// URLs. */
   baseUrl?: string;
   urlStyle?: Exclude<UrlStyle, 'source'>;
+  /** Called with each page read (fetched or from disk), e.g. to export them as JSON lines. */
+  onPage?: (page: Page) => void;
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
 }
 
 export interface IngestProgress {
-  done: number;
+  fetched: number;
   queued: number;
   pages: number;
   errors: number;
@@ -42,46 +47,69 @@ export interface IngestReport {
   added: number;
   changed: number;
   unchanged: number;
+  /** Stored pages removed because they are gone (404/410, redirected away, out of scope). */
+  removed: number;
+  /** Page bodies actually downloaded or read (a 304 costs none). */
+  fetched: number;
   errors: IngestError[];
-  /** True when the run was interrupted before the source was exhausted. */
+  /** True when the run was interrupted before the source was exhausted (it resumes next time). */
   interrupted: boolean;
+  /** Why the source gave up early, when it did. */
+  stopped?: string;
 }
 
 export interface IngestDependencies {
   config: CitedocsConfig;
-  /** Opened on the first page, so a source that fails at once leaves no new index file behind. */
+  /** Opened on first write, so a source that fails at once leaves no new index file behind. */
   openStore: () => Store;
-  tokenizer: Tokenizer;
+  /** The index if it exists already (for reading what a re-crawl knows), without creating it. */
+  existingStore: () => Store | undefined;
+  /** Loaded on the first page that needs chunking: a re-crawl answered with 304s never needs it. */
+  tokenizer: () => Promise<Tokenizer>;
   fetch?: FetchLike;
   now?: () => Date;
 }
 
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
-  const { config, tokenizer } = dependencies;
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, errors: [], interrupted: false };
-  const progress = (done: number, queued: number) => options.onProgress?.({ done, queued, pages: report.pages, errors: report.errors.length });
+  const { config } = dependencies;
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, errors: [], interrupted: false };
+  const progress = (fetched: number, queued: number) => options.onProgress?.({ fetched, queued, pages: report.pages, errors: report.errors.length });
+  const now = dependencies.now ?? (() => new Date());
 
   for await (const item of openSource(input, options, dependencies, progress)) {
-    if (item.kind === 'error') {
-      report.errors.push({ input: item.input, message: item.message });
-      continue;
-    }
-    const { page } = item;
     const store = dependencies.openStore();
-    const stored = store.getPage(page.url);
-    if (stored?.contentHash === page.contentHash) {
-      store.upsertPage(page, []);
-      report.unchanged += 1;
-      report.pages += 1;
-      report.chunks += stored.chunkCount;
-      continue;
+    switch (item.kind) {
+      case 'error':
+        report.errors.push({ input: item.input, message: item.message });
+        break;
+      case 'stopped':
+        report.stopped = item.reason;
+        break;
+      case 'gone':
+        if (store.removePage(item.url)) report.removed += 1;
+        break;
+      case 'unchanged': {
+        const chunkCount = store.confirmPage(item.url, now().toISOString());
+        if (chunkCount === undefined) break;
+        report.unchanged += 1;
+        report.pages += 1;
+        report.chunks += chunkCount;
+        break;
+      }
+      case 'page': {
+        const { page } = item;
+        report.fetched += 1;
+        options.onPage?.(page);
+        const stored = store.getPage(page.url);
+        const chunks = stored?.contentHash === page.contentHash ? [] : (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, tokenizer: await dependencies.tokenizer() });
+        const outcome = store.upsertPage(page, chunks);
+        report[outcome] += 1;
+        report.pages += 1;
+        report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
+        break;
+      }
     }
-    const chunks = chunkPage(page, { maxTokens: config.chunk.maxTokens, tokenizer });
-    const outcome = store.upsertPage(page, chunks);
-    report[outcome] += 1;
-    report.pages += 1;
-    report.chunks += chunks.length;
     if (options.signal?.aborted) break;
   }
   report.interrupted = options.signal?.aborted === true;
@@ -92,24 +120,10 @@ function openSource(
   input: string,
   options: IngestOptions,
   dependencies: IngestDependencies,
-  progress: (done: number, queued: number) => void,
+  progress: (fetched: number, queued: number) => void,
 ): AsyncIterable<SourceItem> {
   const { config } = dependencies;
-  if (/^https?:\/\//i.test(input)) {
-    return crawl({
-      startUrl: input,
-      maxPages: options.maxPages ?? config.crawl.maxPages,
-      concurrency: config.crawl.concurrency,
-      timeoutMs: config.crawl.timeoutMs,
-      maxPageBytes: config.crawl.maxPageBytes,
-      userAgent: config.crawl.userAgent,
-      extract: extractHtml,
-      onProgress: ({ done, queued }) => progress(done, queued),
-      ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
-      ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-  }
+  if (/^https?:\/\//i.test(input)) return crawlSite(input, options, dependencies, progress);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
     throw new UsageError(`Cannot ingest ${input}: only http(s) URLs and local folders are supported.`);
   }
@@ -123,11 +137,69 @@ function openSource(
       directory: input,
       baseUrl,
       urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle),
-      extractors: { markdown: extractMarkdown, html: (html, url) => extractHtml(html, url) },
+      extractors: {
+        markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
+        html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
+      },
       ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
     }),
     options.maxPages ?? config.crawl.maxPages,
   );
+}
+
+function crawlSite(
+  startUrl: string,
+  options: IngestOptions,
+  dependencies: IngestDependencies,
+  progress: (fetched: number, queued: number) => void,
+): AsyncIterable<SourceItem> {
+  const crawlConfig = { ...dependencies.config.crawl };
+  if (options.maxPages !== undefined) crawlConfig.maxPages = options.maxPages;
+  if (options.maxDepth !== undefined) crawlConfig.maxDepth = options.maxDepth;
+  if (options.concurrency !== undefined) crawlConfig.concurrency = options.concurrency;
+  if (options.userAgent !== undefined) crawlConfig.userAgent = options.userAgent;
+  if (options.include !== undefined) crawlConfig.include = options.include;
+  if (options.exclude !== undefined) crawlConfig.exclude = options.exclude;
+  const store = dependencies.openStore;
+  const existing = dependencies.existingStore;
+  return crawl({
+    ...crawlConfig,
+    startUrl,
+    extract: async (document, url) => (await loadExtractor())(document, url),
+    known: (url) => {
+      const page = existing()?.getPage(url);
+      if (page === undefined) return undefined;
+      return { links: page.links, ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) };
+    },
+    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix) ?? [],
+    frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),
+    onProgress: ({ fetched, queued }) => progress(fetched, queued),
+    ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
+/** The crawl frontier in the store: a crawl with the same start URL and settings resumes it. */
+function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date): CrawlFrontier {
+  let runId: number | undefined;
+  const id = (): number => {
+    if (runId === undefined) throw new Error('the crawl frontier was used before resume()');
+    return runId;
+  };
+  return {
+    resume: () => {
+      const scope = { maxDepth: settings.maxDepth ?? null, include: settings.include, exclude: settings.exclude, respectRobots: settings.respectRobots, useSitemaps: settings.useSitemaps };
+      const run = store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());
+      runId = run.id;
+      return { queued: run.queued, seen: run.seen, doneCount: run.doneCount };
+    },
+    add: (entries) => {
+      if (entries.length > 0) store().crawlState.enqueue(id(), entries);
+    },
+    done: (url) => store().crawlState.markDone(id(), url),
+    finish: () => store().crawlState.finishRun(id(), now().toISOString()),
+  };
 }
 
 async function* limit(items: AsyncIterable<SourceItem>, maxPages: number): AsyncGenerator<SourceItem> {
@@ -149,3 +221,10 @@ function assertHttpUrl(value: string): void {
     throw new UsageError(`--base-url ${value} must be an http(s) URL, like https://example.com/docs/.`);
   }
 }
+
+// HTML parsing, Markdown and chunking load on first use: a re-crawl answered with 304s
+// never parses a page, and loading them costs more than the whole re-crawl otherwise.
+let extractor: Promise<typeof import('./extract-document.js').extractDocument> | undefined;
+let chunker: Promise<typeof import('../chunk/chunker.js').chunkPage> | undefined;
+const loadExtractor = () => (extractor ??= import('./extract-document.js').then((module) => module.extractDocument));
+const loadChunker = () => (chunker ??= import('../chunk/chunker.js').then((module) => module.chunkPage));

@@ -11,6 +11,8 @@ export interface ExtractedHtml {
   anchors: string[];
   /** Absolute URLs of every link on the page (navigation included), without fragments. */
   links: string[];
+  /** The page's `<link rel="canonical">`, absolute, when it has one. */
+  canonical?: string;
 }
 
 /** Header-link glyphs generators append to headings (Sphinx ¶, Docusaurus #, GitHub 🔗). */
@@ -25,6 +27,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const anchors = collectPageAnchors($);
   const links = collectLinks($, baseUrl);
   const documentTitle = clean($('title').first().text());
+  const canonical = resolveUrl($('link[rel~="canonical"][href]').first().attr('href') ?? '', baseUrl);
 
   const main = selectMainContent($);
   const headings: Heading[] = [];
@@ -51,7 +54,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   convert ??= createMarkdownConverter();
   const markdown = convert($.html(main));
   const firstH1 = headings.find((heading) => heading.level === 1)?.text;
-  return { title: firstH1 ?? (documentTitle || pageUrl), markdown, headings, anchors, links };
+  return { title: firstH1 ?? (documentTitle || pageUrl), markdown, headings, anchors, links, ...(canonical === undefined ? {} : { canonical }) };
 }
 
 function collectLinks($: cheerio.CheerioAPI, baseUrl: string): string[] {

@@ -13,6 +13,8 @@ export interface ExtractedMarkdown {
   headings: Heading[];
   anchors: string[];
   frontMatter: Record<string, unknown>;
+  /** Absolute http(s) targets of the document's links (after `resolveLink`), without fragments. */
+  links: string[];
 }
 
 export interface ExtractMarkdownOptions {
@@ -37,6 +39,7 @@ export function extractMarkdown(source: string, options: ExtractMarkdownOptions)
   const edits: { start: number; end: number; text: string }[] = [];
   const headings: Heading[] = [];
   const anchors = new Set<string>();
+  const links = new Set<string>();
   const slugger = new GithubSlugger();
 
   visit(tree, (node) => {
@@ -48,8 +51,10 @@ export function extractMarkdown(source: string, options: ExtractMarkdownOptions)
       for (const match of node.value.matchAll(/\b(?:id|name)\s*=\s*["']([^"']+)["']/g)) {
         if (match[1] !== undefined) anchors.add(match[1]);
       }
-    } else if (node.type === 'link' && options.resolveLink !== undefined) {
-      const edit = rewriteLink(node, body, options.resolveLink);
+    } else if (node.type === 'link') {
+      const resolved = options.resolveLink?.(node.url) ?? node.url;
+      if (/^https?:\/\//i.test(resolved)) links.add(resolved.split('#')[0] ?? resolved);
+      const edit = options.resolveLink === undefined ? undefined : rewriteLink(node, body, options.resolveLink);
       if (edit !== undefined) edits.push(edit);
     }
   });
@@ -57,7 +62,7 @@ export function extractMarkdown(source: string, options: ExtractMarkdownOptions)
   const markdown = applyEdits(body, edits).trim();
   const frontTitle = typeof frontMatter['title'] === 'string' ? frontMatter['title'].trim() : '';
   const h1 = headings.find((heading) => heading.level === 1)?.text;
-  return { title: frontTitle || h1 || options.fallbackTitle, markdown, headings, anchors: [...anchors], frontMatter };
+  return { title: frontTitle || h1 || options.fallbackTitle, markdown, headings, anchors: [...anchors], frontMatter, links: [...links] };
 }
 
 function readHeading(node: MdastHeading, body: string, slugger: GithubSlugger, edits: { start: number; end: number; text: string }[]): Heading {

@@ -34,6 +34,14 @@ export interface Store {
   searchText(query: TextQuery): TextHit[];
   /** The stored page with this URL (exact, fragment-free), if any. */
   getPage(url: string): StoredPage | undefined;
+  /** Records that a stored page was confirmed current (HTTP 304); its chunk count, or undefined when not stored. */
+  confirmPage(url: string, fetchedAt: string): number | undefined;
+  /** Removes a page with its chunks and anchors; false when it was not stored. */
+  removePage(url: string): boolean;
+  /** URLs of the stored pages that start with this prefix (a crawl's origin and folder). */
+  pageUrlsUnder(prefix: string): string[];
+  /** Crawl runs and their frontiers, so an interrupted crawl resumes where it stopped. */
+  readonly crawlState: CrawlStateStore;
   /** Every fragment id that exists on the page: the anchor map used to check links. */
   anchorsOf(url: string): ReadonlySet<string>;
   /** URLs of the pages that have this anchor. */
@@ -49,4 +57,33 @@ export interface StoredPage {
   source: Page['source'];
   fetchedAt: string;
   chunkCount: number;
+  etag?: string;
+  lastModified?: string;
+  links: string[];
+}
+
+export interface FrontierEntry {
+  url: string;
+  depth: number;
+}
+
+export interface CrawlRun {
+  id: number;
+  /** True when this continues an interrupted run of the same crawl. */
+  resumed: boolean;
+  /** Entries still to fetch, in the order they were found. */
+  queued: FrontierEntry[];
+  /** Every URL the run has queued or fetched so far. */
+  seen: string[];
+  /** URLs already fetched by the run. */
+  doneCount: number;
+}
+
+export interface CrawlStateStore {
+  /** Resumes the unfinished run with this start URL and settings, or starts a new one. */
+  openRun(startUrl: string, settings: string, startedAt: string): CrawlRun;
+  enqueue(runId: number, entries: readonly FrontierEntry[]): void;
+  markDone(runId: number, url: string): void;
+  /** Marks the run complete and drops its frontier. */
+  finishRun(runId: number, finishedAt: string): void;
 }

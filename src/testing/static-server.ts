@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -41,7 +41,7 @@ export async function startStaticServer(
       response.writeHead(403).end();
       return;
     }
-    void serveFile(file, path, response);
+    void serveFile(file, path, request, response);
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -52,7 +52,7 @@ export async function startStaticServer(
   };
 }
 
-async function serveFile(file: string, path: string, response: ServerResponse): Promise<void> {
+async function serveFile(file: string, path: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     let info = await stat(file);
     let target = file;
@@ -64,10 +64,21 @@ async function serveFile(file: string, path: string, response: ServerResponse): 
       target = join(file, 'index.html');
       info = await stat(target);
     }
+    // Validators as nginx sends them, and conditional GETs answered with 304 like it does.
+    const etag = `"${info.mtimeMs.toString(16)}-${info.size.toString(16)}"`;
+    const lastModified = info.mtime.toUTCString();
+    const ifNoneMatch = request.headers['if-none-match'];
+    const ifModifiedSince = request.headers['if-modified-since'];
+    const unchanged = ifNoneMatch !== undefined ? ifNoneMatch === etag : ifModifiedSince !== undefined && Math.floor(info.mtimeMs / 1000) <= Math.floor(Date.parse(ifModifiedSince) / 1000);
+    if (unchanged) {
+      response.writeHead(304, { etag, 'last-modified': lastModified }).end();
+      return;
+    }
     response.writeHead(200, {
       'content-type': TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream',
       'content-length': String(info.size),
-      'last-modified': info.mtime.toUTCString(),
+      'last-modified': lastModified,
+      etag,
     });
     createReadStream(target).pipe(response);
   } catch {

@@ -1,9 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CitedocsError } from '../../core/errors.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
-import type { IngestProgress } from '../../engine/ingest.js';
 import { readConfigFile } from './config-file.js';
 import { formatAsk, formatIngest, formatSearch, formatStats } from './format.js';
+import { openExport } from './page-export.js';
+import { progressReporter } from './progress.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -14,6 +15,18 @@ export interface CliIo {
   interactive: boolean;
   /** Aborted when the user interrupts (Ctrl-C): long work stops cleanly and reports. */
   signal?: AbortSignal;
+}
+
+interface IngestFlags {
+  maxPages?: number;
+  maxDepth?: number;
+  concurrency?: number;
+  userAgent?: string;
+  include: string[];
+  exclude: string[];
+  export?: string;
+  baseUrl?: string;
+  urlStyle?: 'clean' | 'slash' | 'html';
 }
 
 interface CommonOptions {
@@ -51,30 +64,47 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   withCommon(
     program
       .command('ingest')
-      .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index')
+      .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index; run again to update it')
       .argument('<source>', 'start URL or folder')
-      .option('--max-pages <n>', 'stop after this many pages', positiveInteger)
+      .option('--max-pages <n>', 'stop after this many requests (or files)', positiveInteger)
+      .option('--max-depth <n>', 'follow links at most this many steps from the start page', nonNegativeInteger)
+      .option('--concurrency <n>', 'requests in flight at once', positiveInteger)
+      .option('--user-agent <string>', 'User-Agent sent to the site (its first word is matched in robots.txt)')
+      .option('--include <glob>', 'only crawl URL paths matching this glob (repeatable), e.g. "/docs/api/**"', collect, [])
+      .option('--exclude <glob>', 'never crawl URL paths matching this glob (repeatable), e.g. "/docs/ja/**"', collect, [])
+      .option('--export <file.jsonl>', 'also write every page read as a JSON line (url, title, markdown, headings, fetchedAt, etag, lastModified)')
       .option('--base-url <url>', 'for a folder: the URL its documents are published under')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html'])),
-  ).action(async (source: string, options: CommonOptions & { maxPages?: number; baseUrl?: string; urlStyle?: 'clean' | 'slash' | 'html' }) => {
+  ).action(async (source: string, options: CommonOptions & IngestFlags) => {
     const engine = engineFor(options);
+    const exporter = options.export === undefined ? undefined : openExport(options.export);
     try {
-      const showProgress = io.interactive && options.quiet !== true && options.json !== true;
+      const reporter = progressReporter(io, options);
       const report = await engine.ingest(source, {
         ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+        ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+        ...(options.include.length === 0 ? {} : { include: options.include }),
+        ...(options.exclude.length === 0 ? {} : { exclude: options.exclude }),
         ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
         ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
-        ...(showProgress ? { onProgress: (progress: IngestProgress) => io.stderr(`\r${progressLine(progress)}`) } : {}),
+        ...(exporter === undefined ? {} : { onPage: exporter.write }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.update }),
       });
-      if (showProgress) io.stderr('\r\u001b[2K');
-      const stats = report.pages > 0 ? engine.stats() : undefined;
+      reporter?.end();
+      const stats = report.pages > 0 || report.removed > 0 ? engine.stats() : undefined;
       print(options, report, formatIngest(report, stats));
-      if (report.pages === 0) {
-        io.stderr(`Nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.\n`);
+      if (report.stopped !== undefined) {
+        io.stderr(`citedocs: ${report.stopped}.\n`);
+        exitCode = 1;
+      } else if (report.pages === 0 && report.removed === 0) {
+        io.stderr(`citedocs: nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.\n`);
         exitCode = 1;
       }
     } finally {
+      exporter?.close();
       engine.close();
     }
   });
@@ -150,6 +180,12 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
-function progressLine(progress: IngestProgress): string {
-  return `ingesting: ${progress.done} fetched, ${progress.queued} queued, ${progress.pages} stored, ${progress.errors} errors`;
+function nonNegativeInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`"${value}" is not a whole number.`);
+  return parsed;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

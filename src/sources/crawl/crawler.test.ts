@@ -33,7 +33,9 @@ function site(pages: Record<string, string | { status: number; type?: string; bo
 }
 
 const options = (startUrl: string, overrides: Partial<CrawlOptions> = {}): CrawlOptions => ({
-  startUrl, maxPages: 100, concurrency: 4, timeoutMs: 5000, maxPageBytes: 1_000_000, userAgent: 'citedocs-test', extract: extractHtml, ...overrides,
+  startUrl, maxPages: 100, concurrency: 4, delayMs: 0, timeoutMs: 5000, maxPageBytes: 1_000_000, maxRedirects: 10,
+  retries: 0, retryBaseDelayMs: 10, maxRetryAfterMs: 1000, userAgent: 'citedocs-test/1.0',
+  extract: (document, url) => extractHtml(document.body, url), ...overrides,
 });
 
 async function collect(items: AsyncIterable<SourceItem>) {
@@ -41,7 +43,7 @@ async function collect(items: AsyncIterable<SourceItem>) {
   const errors: string[] = [];
   for await (const item of items) {
     if (item.kind === 'page') pages.push(item.page.url);
-    else errors.push(item.message);
+    else if (item.kind === 'error') errors.push(item.message);
   }
   return { pages: pages.sort(), errors };
 }
@@ -120,17 +122,17 @@ describe('crawl', () => {
     expect(peak).toBeLessThanOrEqual(3);
   });
 
-  it('skips non-HTML and oversized responses with an error naming the URL', async () => {
+  it('skips binary and oversized responses with an error naming the URL', async () => {
     const base = await serve(site({
-      '/': html('Home', ['data.txt', 'big.html']),
-      '/data.txt': { status: 200, type: 'text/plain', body: 'plain' },
+      '/': html('Home', ['data.bin', 'big.html']),
+      '/data.bin': { status: 200, type: 'application/octet-stream', body: 'binary' },
       '/big.html': { status: 200, type: 'text/html', body: 'x'.repeat(5000) },
     }));
     const result = await collect(crawl(options(`${base}/`, { maxPageBytes: 4000 })));
     expect(result.pages).toEqual([`${base}/`]);
     const [big, text] = result.errors.sort();
     expect(big).toMatch(new RegExp(`^GET ${base}/big.html is (5000 bytes, )?over the 4000-byte limit; skipped$`));
-    expect(text).toBe(`GET ${base}/data.txt is text/plain, not HTML; skipped`);
+    expect(text).toBe(`GET ${base}/data.bin is application/octet-stream, not HTML, Markdown or text; skipped`);
   });
 
   it('decodes a page in the charset its headers declare', async () => {
@@ -146,7 +148,7 @@ describe('crawl', () => {
     const closed = await serve(site({}));
     servers.pop()?.close(); // nothing listens on this port any more
     await expect(collect(crawl(options(`${closed}/docs/`)))).rejects.toThrow(SourceError);
-    await expect(collect(crawl(options(`${closed}/docs/`)))).rejects.toThrow(new RegExp(`^Could not crawl ${closed}/docs/: GET ${closed}/docs/ failed: ECONNREFUSED`));
+    await expect(collect(crawl(options(`${closed}/docs/`)))).rejects.toThrow(new RegExp(`^Could not crawl ${closed}/docs/: GET ${closed}/robots.txt failed: ECONNREFUSED.*Check the URL`));
     await expect(collect(crawl(options(`${base}/nothing/`)))).rejects.toThrow(/returned HTTP 404/);
   });
 });

@@ -1,97 +1,198 @@
 import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
-import { type FetchLike, type FetchedPage, fetchPage } from './fetch-page.js';
-import { type CrawlScope, createScope, folderUrlOf, pageUrlOf } from './url-scope.js';
+import { discoverListedPages } from './discovery.js';
+import { abortableSleep, type DocumentFormat, type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
+import { type CrawlFrontier, createMemoryFrontier, type FrontierEntry } from './frontier.js';
+import { loadRobots, type RobotsPolicy } from './robots.js';
+import { createScope, folderUrlOf, pageUrlOf } from './url-scope.js';
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface KnownPage {
+  etag?: string;
+  lastModified?: string;
+  links: string[];
+}
+
+export interface CrawlProgress {
+  fetched: number;
+  notModified: number;
+  queued: number;
+  failed: number;
+}
 
 export interface CrawlOptions {
   startUrl: string;
+  /** Requests at most, counting those of an interrupted run this one resumes. */
   maxPages: number;
+  /** Links followed from the start page at most (0: the start page only). */
+  maxDepth?: number | undefined;
   concurrency: number;
+  /** Pause between request starts; robots.txt Crawl-delay raises it. */
+  delayMs: number;
   timeoutMs: number;
   maxPageBytes: number;
+  maxRedirects: number;
+  retries: number;
+  retryBaseDelayMs: number;
+  maxRetryAfterMs: number;
   userAgent: string;
-  /** The extract stage, injected: main content as Markdown, plus every link on the page. */
-  extract: (html: string, pageUrl: string) => ExtractedDocument & { links: string[] };
+  include?: readonly string[];
+  exclude?: readonly string[];
+  respectRobots?: boolean;
+  useSitemaps?: boolean;
+  /** The extract stage, injected: main content as Markdown, every link, the canonical URL. */
+  extract: (document: { format: Exclude<DocumentFormat, 'xml'>; body: string }, pageUrl: string) => MaybePromise<ExtractedDocument & { links: string[]; canonical?: string }>;
+  /** Stored validators and links of a page, for conditional requests. */
+  known?: (url: string) => KnownPage | undefined;
+  /** Stored pages under a prefix: revalidated at the end of a complete crawl, removed when gone. */
+  knownUrls?: (prefix: string) => string[];
+  frontier?: CrawlFrontier;
   fetch?: FetchLike;
   now?: () => Date;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
-  /** Called when a page is queued or finished, for progress display. */
-  onProgress?: (progress: { done: number; queued: number }) => void;
+  onProgress?: (progress: CrawlProgress) => void;
 }
 
-interface Outcome {
-  requestedUrl: string;
-  fetched: FetchedPage;
+/** Over this share of failed fetches (after MIN_OUTCOMES), the crawl stops: the site is down or hostile. */
+const FAILURE_RATIO = 0.5;
+const MIN_OUTCOMES = 10;
+const MAX_CRAWL_DELAY_MS = 60_000;
+
+/** Depth of a revalidation task: a stored page nothing links to any more; its links are not followed. */
+const REVALIDATION_DEPTH = -1;
+
+interface Task extends FrontierEntry {
+  expand: boolean;
 }
 
 /**
- * Breadth-first crawl from `startUrl`, same origin, under the start page's folder, at most
- * `maxPages` requests and `concurrency` in flight. Yields pages as they finish; a failed page
- * is an error item, but an unreachable start page throws, because nothing could be crawled.
+ * Breadth-first crawl: robots.txt obeyed, sitemaps and llms.txt as extra seeds, one origin,
+ * under the start folder, bounded requests, depth and concurrency, polite pacing. Stored
+ * pages are requested conditionally; pages that are gone are reported for removal. The
+ * frontier is kept as the crawl goes, so an interrupted crawl resumes.
  */
 export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> {
-  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? (() => new Date());
-  const fetchOptions = {
-    fetch: fetchImpl,
+  const sleep = options.sleep ?? abortableSleep;
+  const frontier = options.frontier ?? createMemoryFrontier();
+  const fetchOptions: FetchPageOptions = {
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     userAgent: options.userAgent,
     timeoutMs: options.timeoutMs,
     maxBytes: options.maxPageBytes,
+    maxRedirects: options.maxRedirects,
+    retries: options.retries,
+    retryBaseDelayMs: options.retryBaseDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs,
+    sleep,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const fetchFor = (url: string) => {
+    const known = options.known?.(url);
+    const validators = known === undefined ? undefined : { ...(known.etag ? { etag: known.etag } : {}), ...(known.lastModified ? { lastModified: known.lastModified } : {}) };
+    return fetchPage(url, validators === undefined ? fetchOptions : { ...fetchOptions, validators });
   };
 
   const startUrl = pageUrlOf(options.startUrl);
-  const first = await fetchPage(startUrl, fetchOptions);
+  const robots: RobotsPolicy = options.respectRobots === false ? { isAllowed: () => true, sitemaps: [] } : await loadRobots(startUrl, fetchOptions);
+  if (robots.blocked !== undefined) throw new SourceError(`Could not crawl ${options.startUrl}: ${robots.blocked}.`, options.startUrl);
+  if (!robots.isAllowed(startUrl)) {
+    throw new SourceError(`Could not crawl ${options.startUrl}: the site's robots.txt disallows it for the user agent "${options.userAgent}".`, options.startUrl);
+  }
+  const first = await fetchFor(startUrl);
   if (first.kind === 'failed') {
-    throw new SourceError(
-      `Could not crawl ${options.startUrl}: ${first.message}. Check the URL and that the site is up (for a folder of files, pass its path instead).`,
-      options.startUrl,
-    );
+    throw new SourceError(`Could not crawl ${options.startUrl}: ${first.message}. Check the URL and that the site is up (for a folder of files, pass its path instead).`, options.startUrl);
   }
   // Scope comes from where the start page really is, after redirects (`/docs` → `/docs/`).
-  const scope = createScope(first.url);
-  const seen = new Set<string>([startUrl, pageUrlOf(first.url)]);
-  const hashes = new Map<string, string>();
-  const queue: string[] = [];
-  /** Folder URL → the index file it was linked as, fetched instead when the folder URL fails. */
-  const indexFiles = new Map<string, string>();
-  let requested = 1;
-  let done = 0;
+  const scope = createScope(first.kind === 'document' ? first.url : startUrl, { ...(options.include ? { include: options.include } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) });
+  const delayMs = Math.max(options.delayMs, Math.min(robots.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS));
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
 
-  const handle = function* (outcome: Outcome): Generator<SourceItem> {
-    done += 1;
-    const { fetched } = outcome;
+  const resumed = frontier.resume();
+  const seen = new Set<string>([startUrl, ...resumed.seen]);
+  const queue: Task[] = resumed.queued.map((entry) => ({ ...entry, expand: entry.depth !== REVALIDATION_DEPTH }));
+  const indexFiles = new Map<string, string>();
+  const hashes = new Map<string, string>();
+  const counts = { fetched: 0, notModified: 0, failed: 0, outcomes: 0 };
+  let requested = 1 + resumed.doneCount;
+  let lastRequestAt = Number.NEGATIVE_INFINITY;
+
+  const enqueue = (links: readonly string[], depth: number) => {
+    if (depth > maxDepth) return;
+    const added: Task[] = [];
+    for (const link of links) {
+      if (!scope.contains(link)) continue;
+      const original = pageUrlOf(link);
+      const folder = folderUrlOf(original);
+      const url = folder !== undefined && scope.contains(folder) ? folder : original;
+      if (seen.has(url) || seen.has(original) || !robots.isAllowed(url)) continue;
+      seen.add(url);
+      seen.add(original);
+      if (url !== original) indexFiles.set(url, original);
+      added.push({ url, depth, expand: true });
+    }
+    queue.push(...added);
+    frontier.add(added);
+  };
+
+  const handle = async function* (task: Task, fetched: FetchedPage): AsyncGenerator<SourceItem> {
+    counts.outcomes += 1;
+    const known = options.known?.(task.url);
     if (fetched.kind === 'failed') {
-      // A server without folder indexes serves `guide/index.html` but not `guide/`.
-      const indexFile = indexFiles.get(outcome.requestedUrl);
+      const indexFile = indexFiles.get(task.url);
       if (indexFile !== undefined && fetched.status === 404) {
-        indexFiles.delete(outcome.requestedUrl);
-        queue.unshift(indexFile);
+        // A server without folder indexes serves `guide/index.html` but not `guide/`.
+        indexFiles.delete(task.url);
+        queue.unshift({ ...task, url: indexFile });
+        frontier.add([{ url: indexFile, depth: task.depth }]);
         return;
       }
-      yield { kind: 'error', input: outcome.requestedUrl, message: fetched.message };
+      counts.failed += 1;
+      if (known !== undefined && (fetched.status === 404 || fetched.status === 410)) yield { kind: 'gone', url: task.url, reason: `HTTP ${fetched.status}` };
+      yield { kind: 'error', input: task.url, message: fetched.message };
       return;
     }
-    const url = pageUrlOf(fetched.url);
-    if (url !== outcome.requestedUrl) {
-      if (!scope.contains(url)) {
-        yield { kind: 'error', input: outcome.requestedUrl, message: `${outcome.requestedUrl} redirects to ${url}, outside ${scope.origin}${scope.pathPrefix}; skipped` };
+    if (fetched.kind === 'not-modified') {
+      counts.notModified += 1;
+      yield { kind: 'unchanged', url: task.url };
+      if (task.expand) enqueue(known?.links ?? [], task.depth + 1);
+      return;
+    }
+    counts.fetched += 1;
+    let url = pageUrlOf(fetched.url);
+    if (url !== task.url) {
+      if (!scope.contains(url) || !robots.isAllowed(url)) {
+        if (known !== undefined) yield { kind: 'gone', url: task.url, reason: `now redirects to ${url}` };
+        yield { kind: 'error', input: task.url, message: `${task.url} redirects to ${url}, outside ${scope.prefix} or disallowed by robots.txt; skipped` };
         return;
       }
-      if (seen.has(url) && outcome.requestedUrl !== startUrl) return;
+      if (known !== undefined) yield { kind: 'gone', url: task.url, reason: `now redirects to ${url}` };
+      if (seen.has(url) && task.url !== startUrl) return;
       seen.add(url);
+    }
+    if (fetched.format === 'xml') {
+      yield { kind: 'error', input: url, message: `GET ${url} is XML, not a page; skipped` };
+      return;
     }
     let extracted;
     try {
-      extracted = options.extract(fetched.html, url);
+      extracted = await options.extract({ format: fetched.format, body: fetched.body }, url);
     } catch (error) {
       yield { kind: 'error', input: url, message: `Could not extract ${url}: ${error instanceof Error ? error.message : String(error)}` };
       return;
     }
-    enqueueLinks(extracted.links, scope, seen, queue, indexFiles);
+    if (task.expand) enqueue(extracted.links, task.depth + 1);
+    // A canonical URL inside the scope names the page, unless another page already has it.
+    const canonical = extracted.canonical === undefined ? undefined : pageUrlOf(extracted.canonical);
+    if (canonical !== undefined && canonical !== url && scope.contains(canonical) && !seen.has(canonical)) {
+      seen.add(canonical);
+      url = canonical;
+    }
     const contentHash = sha256(extracted.markdown);
-    // `guide/` and `guide/index.html` are one page served twice: keep the first URL seen.
+    // One page served at two URLs (aliases, query strings): the first URL keeps it.
     if (hashes.has(contentHash)) return;
     hashes.set(contentHash, url);
     const page: Page = {
@@ -104,41 +205,69 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       contentHash,
       fetchedAt: now().toISOString(),
       source: 'crawl',
+      links: extracted.links,
       ...(fetched.etag === undefined ? {} : { etag: fetched.etag }),
       ...(fetched.lastModified === undefined ? {} : { lastModified: fetched.lastModified }),
     };
     yield { kind: 'page', page };
   };
 
-  yield* handle({ requestedUrl: startUrl, fetched: first });
-  options.onProgress?.({ done, queued: queue.length });
+  const progress = (inFlight: number) =>
+    options.onProgress?.({ fetched: counts.fetched, notModified: counts.notModified, failed: counts.failed, queued: queue.length + inFlight });
 
-  const inFlight = new Map<string, Promise<Outcome>>();
-  while (queue.length > 0 || inFlight.size > 0) {
-    while (queue.length > 0 && inFlight.size < options.concurrency && requested < options.maxPages && options.signal?.aborted !== true) {
-      const next = queue.shift() as string;
-      requested += 1;
-      inFlight.set(next, fetchPage(next, fetchOptions).then((fetched) => ({ requestedUrl: next, fetched })));
-    }
-    if (inFlight.size === 0) break;
-    const outcome = await Promise.race(inFlight.values());
-    inFlight.delete(outcome.requestedUrl);
-    yield* handle(outcome);
-    options.onProgress?.({ done, queued: queue.length + inFlight.size });
+  frontier.add([{ url: startUrl, depth: 0 }]);
+  yield* handle({ url: startUrl, depth: 0, expand: true }, first);
+  frontier.done(startUrl);
+  if (!resumed.queued.length && options.useSitemaps !== false && maxDepth >= 1) {
+    const listed = await discoverListedPages(scope, robots, { ...fetchOptions, maxUrls: options.maxPages });
+    enqueue(listed.urls, 1);
+    for (const problem of listed.problems) yield { kind: 'error', input: problem.url, message: problem.message };
   }
-}
+  progress(0);
 
-/** Queues unseen in-scope links; an index file is queued as its folder URL (see folderUrlOf). */
-function enqueueLinks(links: readonly string[], scope: CrawlScope, seen: Set<string>, queue: string[], indexFiles: Map<string, string>): void {
-  for (const link of links) {
-    if (!scope.contains(link)) continue;
-    const original = pageUrlOf(link);
-    const folder = folderUrlOf(original);
-    const url = folder !== undefined && scope.contains(folder) ? folder : original;
-    if (seen.has(url)) continue;
-    seen.add(url);
-    seen.add(original);
-    if (url !== original) indexFiles.set(url, original);
-    queue.push(url);
+  let revalidated = false;
+  const inFlight = new Map<string, Promise<{ task: Task; fetched: FetchedPage }>>();
+  for (;;) {
+    while (queue.length > 0 && inFlight.size < options.concurrency && requested < options.maxPages && options.signal?.aborted !== true) {
+      const wait = lastRequestAt + delayMs - Date.now();
+      if (wait > 0) {
+        if (inFlight.size > 0) break; // handle finished requests while waiting
+        await sleep(wait, options.signal);
+        continue;
+      }
+      const task = queue.shift() as Task;
+      requested += 1;
+      lastRequestAt = Date.now();
+      inFlight.set(task.url, fetchFor(task.url).then((fetched) => ({ task, fetched })));
+    }
+    if (inFlight.size === 0) {
+      const complete = queue.length === 0 && options.signal?.aborted !== true;
+      if (!complete || revalidated) {
+        if (complete) frontier.finish();
+        return;
+      }
+      // Everything linked was visited: check the stored pages nothing links to any more.
+      revalidated = true;
+      for (const url of options.knownUrls?.(scope.prefix) ?? []) {
+        if (seen.has(url)) continue;
+        if (!scope.contains(url) || !robots.isAllowed(url)) {
+          yield { kind: 'gone', url, reason: 'outside the crawl scope' };
+          continue;
+        }
+        seen.add(url);
+        queue.push({ url, depth: REVALIDATION_DEPTH, expand: false });
+      }
+      frontier.add(queue);
+      continue;
+    }
+    const { task, fetched } = await Promise.race(inFlight.values());
+    inFlight.delete(task.url);
+    yield* handle(task, fetched);
+    frontier.done(task.url);
+    progress(inFlight.size);
+    if (counts.outcomes >= MIN_OUTCOMES && counts.failed / counts.outcomes > FAILURE_RATIO) {
+      yield { kind: 'stopped', reason: `${counts.failed} of ${counts.outcomes} requests to ${scope.origin} failed, so the crawl stopped; fix the site or the URL and run ingest again to resume` };
+      return;
+    }
   }
 }

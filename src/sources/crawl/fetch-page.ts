@@ -2,67 +2,176 @@ import { describeCause } from '../../core/errors.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+export type DocumentFormat = 'html' | 'markdown' | 'text' | 'xml';
+
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
 export interface FetchPageOptions {
   fetch: FetchLike;
   userAgent: string;
   timeoutMs: number;
   maxBytes: number;
+  /** Redirects followed at most (a loop is detected before that). */
+  maxRedirects: number;
+  /** Retries after a network error, a 429 or a 5xx, with exponential backoff. */
+  retries: number;
+  retryBaseDelayMs: number;
+  /** A Retry-After longer than this is not waited for: the fetch fails instead. */
+  maxRetryAfterMs: number;
+  /** Sent as If-None-Match / If-Modified-Since: a 304 answer means the stored page is current. */
+  validators?: Validators;
   signal?: AbortSignal;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Accept XML (sitemaps); pages are HTML, Markdown or text only. */
+  acceptXml?: boolean;
 }
 
 export type FetchedPage =
-  | { kind: 'html'; url: string; html: string; etag?: string; lastModified?: string }
+  | { kind: 'document'; url: string; format: DocumentFormat; body: string; etag?: string; lastModified?: string; redirects: string[] }
+  | { kind: 'not-modified'; url: string }
   | { kind: 'failed'; url: string; status?: number; message: string };
 
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+const FORMATS: [RegExp, DocumentFormat][] = [
+  [/^(text\/html|application\/xhtml\+xml)\b/i, 'html'],
+  [/^text\/(x-)?markdown\b/i, 'markdown'],
+  [/^text\/plain\b/i, 'text'],
+];
 
-/** GETs one page: bounded time and size, HTML only, decoded with its declared charset. */
+/**
+ * GETs one document: bounded time, size and redirects; retried with backoff on network
+ * errors, 429 and 5xx (honouring Retry-After); HTML, Markdown or plain text only, decoded
+ * with its declared charset; conditional when validators are given.
+ */
 export async function fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage> {
+  const sleep = options.sleep ?? abortableSleep;
+  let attempt = 0;
+  for (;;) {
+    const result = await fetchOnce(url, options);
+    if (result.kind !== 'retry') return result.page;
+    if (attempt >= options.retries || options.signal?.aborted) return { kind: 'failed', url, ...(result.status === undefined ? {} : { status: result.status }), message: result.message };
+    const backoff = Math.min(options.retryBaseDelayMs * 2 ** attempt, 30_000);
+    const wait = result.retryAfterMs ?? backoff;
+    if (wait > options.maxRetryAfterMs) {
+      return { kind: 'failed', url, ...(result.status === undefined ? {} : { status: result.status }), message: `${result.message}; the server asks to retry after ${Math.round(wait / 1000)} s, longer than the ${Math.round(options.maxRetryAfterMs / 1000)} s citedocs waits` };
+    }
+    attempt += 1;
+    await sleep(wait, options.signal);
+  }
+}
+
+type Attempt = { kind: 'done'; page: FetchedPage } | { kind: 'retry'; status?: number; message: string; retryAfterMs?: number };
+
+async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<Attempt> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
+  const redirects: string[] = [];
+  let url = startUrl;
   let response: Response;
-  try {
-    response = await options.fetch(url, {
-      headers: { 'user-agent': options.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
-      redirect: 'follow',
-      signal,
-    });
-  } catch (error) {
-    const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error);
-    return { kind: 'failed', url, message: `GET ${url} failed: ${reason}` };
+  for (;;) {
+    try {
+      response = await options.fetch(url, { headers: requestHeaders(options, url === startUrl), redirect: 'manual', signal });
+    } catch (error) {
+      const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error);
+      if (options.signal?.aborted) return done({ kind: 'failed', url, message: `GET ${url} was interrupted` });
+      return { kind: 'retry', message: `GET ${url} failed: ${reason}` };
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || response.status === 304 || location === null) break;
+    await response.body?.cancel();
+    const next = safeResolve(location, url);
+    if (next === undefined) return done({ kind: 'failed', url, message: `GET ${url} redirects to an invalid location "${location}"` });
+    if (next === startUrl || redirects.includes(next)) return done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} is a redirect loop (${[startUrl, ...redirects, next].join(' → ')})` });
+    if (redirects.length >= options.maxRedirects) return done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} redirects more than ${options.maxRedirects} times` });
+    redirects.push(next);
+    url = next;
   }
-  const finalUrl = response.url || url;
+
+  if (response.status === 304) {
+    await response.body?.cancel();
+    return done({ kind: 'not-modified', url });
+  }
+  if (response.status === 429 || response.status >= 500) {
+    await response.body?.cancel();
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    return { kind: 'retry', status: response.status, message: `GET ${url} returned HTTP ${response.status}`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  }
   if (!response.ok) {
     await response.body?.cancel();
-    return { kind: 'failed', url: finalUrl, status: response.status, message: `GET ${finalUrl} returned HTTP ${response.status}` };
+    return done({ kind: 'failed', url, status: response.status, message: `GET ${url} returned HTTP ${response.status}` });
   }
   const contentType = response.headers.get('content-type') ?? '';
-  if (!HTML_TYPES.test(contentType)) {
+  const format = formatOf(contentType, url, options.acceptXml === true);
+  if (format === undefined) {
     await response.body?.cancel();
-    return { kind: 'failed', url: finalUrl, message: `GET ${finalUrl} is ${contentType || 'of no declared type'}, not HTML; skipped` };
+    return done({ kind: 'failed', url, message: `GET ${url} is ${contentType || 'of no declared type'}, not HTML, Markdown or text; skipped` });
   }
   const declared = response.headers.get('content-length');
   if (declared !== null && Number(declared) > options.maxBytes) {
     await response.body?.cancel();
-    return { kind: 'failed', url: finalUrl, message: `GET ${finalUrl} is ${declared} bytes, over the ${options.maxBytes}-byte limit; skipped` };
+    return done({ kind: 'failed', url, message: `GET ${url} is ${declared} bytes, over the ${options.maxBytes}-byte limit; skipped` });
   }
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | undefined;
   try {
-    const body = await readLimited(response, options.maxBytes);
-    if (body === undefined) return { kind: 'failed', url: finalUrl, message: `GET ${finalUrl} is over the ${options.maxBytes}-byte limit; skipped` };
-    bytes = body;
+    bytes = await readLimited(response, options.maxBytes);
   } catch (error) {
-    return { kind: 'failed', url: finalUrl, message: `GET ${finalUrl} failed while reading: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}` };
+    return { kind: 'retry', message: `GET ${url} failed while reading: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}` };
   }
+  if (bytes === undefined) return done({ kind: 'failed', url, message: `GET ${url} is over the ${options.maxBytes}-byte limit; skipped` });
   const etag = response.headers.get('etag');
   const lastModified = response.headers.get('last-modified');
-  return {
-    kind: 'html',
-    url: finalUrl,
-    html: decode(bytes, contentType),
+  return done({
+    kind: 'document',
+    url,
+    format,
+    body: decode(bytes, contentType, format),
+    redirects,
     ...(etag === null ? {} : { etag }),
     ...(lastModified === null ? {} : { lastModified }),
+  });
+}
+
+function done(page: FetchedPage): Attempt {
+  return { kind: 'done', page };
+}
+
+function requestHeaders(options: FetchPageOptions, conditional: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': options.userAgent,
+    accept: 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.8,text/plain;q=0.5,*/*;q=0.1',
   };
+  if (conditional && options.validators?.etag !== undefined) headers['if-none-match'] = options.validators.etag;
+  if (conditional && options.validators?.lastModified !== undefined) headers['if-modified-since'] = options.validators.lastModified;
+  return headers;
+}
+
+function formatOf(contentType: string, url: string, acceptXml: boolean): DocumentFormat | undefined {
+  if (acceptXml && (/^(application|text)\/xml\b/i.test(contentType) || /\.xml$/i.test(new URL(url).pathname))) return 'xml';
+  const format = FORMATS.find(([pattern]) => pattern.test(contentType))?.[1];
+  // Markdown files are often served as text/plain.
+  if (format === 'text' && /\.(md|markdown|mdx)$/i.test(new URL(url).pathname)) return 'markdown';
+  return format;
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function safeResolve(location: string, base: string): string | undefined {
+  try {
+    const resolved = new URL(location, base);
+    resolved.hash = '';
+    return resolved.href;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
@@ -71,8 +180,8 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(parts);
+    const { done: finished, value } = await reader.read();
+    if (finished) return Buffer.concat(parts);
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
@@ -82,10 +191,10 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
   }
 }
 
-/** Charset from the Content-Type header, else from a `<meta charset>` in the first bytes, else UTF-8. */
-function decode(bytes: Uint8Array, contentType: string): string {
+/** Charset from the Content-Type header, else from a `<meta charset>` in the first bytes (HTML), else UTF-8. */
+function decode(bytes: Uint8Array, contentType: string, format: DocumentFormat): string {
   const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType)?.[1];
-  const head = Buffer.from(bytes.subarray(0, 2048)).toString('latin1');
+  const head = format === 'html' ? Buffer.from(bytes.subarray(0, 2048)).toString('latin1') : '';
   const fromMeta = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1];
   for (const label of [fromHeader, fromMeta, 'utf-8']) {
     if (label === undefined) continue;
@@ -96,4 +205,16 @@ function decode(bytes: Uint8Array, contentType: string): string {
     }
   }
   return new TextDecoder().decode(bytes);
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }

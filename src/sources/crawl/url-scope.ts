@@ -1,22 +1,35 @@
+import picomatch from 'picomatch';
+
 /** Extensions that are never documentation pages: not worth a request. */
 const BINARY_EXTENSIONS = /\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|pdf|zip|gz|tgz|bz2|xz|7z|tar|rar|exe|dmg|msi|deb|rpm|jar|whl|mp3|mp4|webm|ogg|wav|mov|avi|woff2?|ttf|otf|eot|css|js|mjs|map|json|xml|rss|atom|epub|mobi|ps|tex|dvi)$/i;
 
 /**
  * Which URLs a crawl may follow: same origin as the start page, under its folder
- * (`/docs/guide.html` → `/docs/`), and not an obvious binary.
+ * (`/docs/guide.html` → `/docs/`), matching the include globs (when any) and none of the
+ * exclude globs (matched against the URL path, e.g. `/docs/ja/**`), and not an obvious binary.
  */
 export interface CrawlScope {
   readonly origin: string;
   readonly pathPrefix: string;
+  /** Origin and folder: every URL the crawl may store starts with it. */
+  readonly prefix: string;
   contains(url: string): boolean;
 }
 
-export function createScope(startUrl: string): CrawlScope {
+export interface ScopeRules {
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+export function createScope(startUrl: string, rules: ScopeRules = {}): CrawlScope {
   const start = new URL(startUrl);
   const pathPrefix = start.pathname.endsWith('/') ? start.pathname : start.pathname.slice(0, start.pathname.lastIndexOf('/') + 1);
+  const included = rules.include !== undefined && rules.include.length > 0 ? picomatch([...rules.include], { dot: true }) : undefined;
+  const excluded = rules.exclude !== undefined && rules.exclude.length > 0 ? picomatch([...rules.exclude], { dot: true }) : undefined;
   return {
     origin: start.origin,
     pathPrefix,
+    prefix: `${start.origin}${pathPrefix}`,
     contains(url) {
       let parsed: URL;
       try {
@@ -24,14 +37,21 @@ export function createScope(startUrl: string): CrawlScope {
       } catch {
         return false;
       }
-      return (
-        (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
-        parsed.origin === start.origin &&
-        parsed.pathname.startsWith(pathPrefix) &&
-        !BINARY_EXTENSIONS.test(parsed.pathname)
-      );
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+      if (parsed.origin !== start.origin || !parsed.pathname.startsWith(pathPrefix) || BINARY_EXTENSIONS.test(parsed.pathname)) return false;
+      const path = safeDecode(parsed.pathname);
+      if (excluded?.(path) === true) return false;
+      return included === undefined || included(path) || parsed.pathname === start.pathname;
     },
   };
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The URL a page is fetched and stored under: no fragment. */

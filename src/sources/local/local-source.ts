@@ -6,9 +6,11 @@ import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
 import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
 
+type MaybePromise<T> = T | Promise<T>;
+
 export interface LocalExtractors {
-  markdown: (source: string, options: { fallbackTitle: string; resolveLink: (target: string) => string | undefined }) => ExtractedDocument & { frontMatter: Record<string, unknown> };
-  html: (html: string, pageUrl: string) => ExtractedDocument;
+  markdown: (source: string, options: { fallbackTitle: string; resolveLink: (target: string) => string | undefined }) => MaybePromise<ExtractedDocument>;
+  html: (html: string, pageUrl: string) => MaybePromise<ExtractedDocument>;
 }
 
 export interface LocalSourceOptions {
@@ -53,8 +55,8 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
     const source = sources.get(path) ?? '';
     try {
       const extracted = isMarkdown(path)
-        ? extractors.markdown(source, { fallbackTitle: posix.basename(path), resolveLink: (target) => resolveRelativeLink(target, path, url, registry) })
-        : extractors.html(source, url);
+        ? await extractors.markdown(source, { fallbackTitle: posix.basename(path), resolveLink: (target) => resolveRelativeLink(target, path, url, registry) })
+        : await extractors.html(source, url);
       const page: Page = {
         url,
         canonicalUrl: url,

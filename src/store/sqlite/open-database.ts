@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
-import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export type OpenMode = 'read' | 'write';
 
@@ -66,5 +66,16 @@ function checkIdentity(database: Database.Database, path: string, mode: OpenMode
   const version = database.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     throw new StoreError(`${path} was written by a newer citedocs (schema ${version}, this one reads ${SCHEMA_VERSION}). Upgrade citedocs or ingest into another --db.`, path);
+  }
+  if (version < SCHEMA_VERSION) {
+    if (mode === 'read') throw new StoreError(`${path} uses an older index format (schema ${version}). Run \`citedocs ingest\` once to upgrade it.`, path);
+    database.transaction(() => {
+      for (let from = version; from < SCHEMA_VERSION; from += 1) {
+        const migration = MIGRATIONS[from];
+        if (migration === undefined) throw new StoreError(`${path} has schema ${from}, which this citedocs cannot upgrade. Ingest into a new --db.`, path);
+        database.exec(migration);
+      }
+      database.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
   }
 }

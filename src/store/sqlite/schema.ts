@@ -1,6 +1,6 @@
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -17,7 +17,8 @@ CREATE TABLE pages (
   last_modified TEXT,
   fetched_at TEXT NOT NULL,
   source TEXT NOT NULL,
-  source_path TEXT
+  source_path TEXT,
+  links TEXT NOT NULL DEFAULT '[]'
 );
 
 CREATE TABLE anchors (
@@ -42,6 +43,22 @@ CREATE TABLE chunks (
 );
 CREATE INDEX chunks_by_page ON chunks(page_id);
 
+-- Crawl state: a run's frontier survives an interrupted crawl, so the next one resumes it.
+CREATE TABLE crawl_runs (
+  id INTEGER PRIMARY KEY,
+  start_url TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE TABLE frontier (
+  run_id INTEGER NOT NULL REFERENCES crawl_runs(id) ON DELETE CASCADE,
+  url TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  done INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, url)
+);
+
 -- Full-text index over the chunks table itself (external content: the text is stored once).
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   title, headings, text,
@@ -55,3 +72,14 @@ CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, title, headings, text) VALUES ('delete', old.id, old.title, old.headings, old.text);
 END;
 `;
+
+/** Upgrades from each older schema version to the next, applied in order in one transaction. */
+export const MIGRATIONS: Record<number, string> = {
+  1: `
+ALTER TABLE pages ADD COLUMN links TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE crawl_runs (id INTEGER PRIMARY KEY, start_url TEXT NOT NULL, settings TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT);
+CREATE TABLE frontier (
+  run_id INTEGER NOT NULL REFERENCES crawl_runs(id) ON DELETE CASCADE, url TEXT NOT NULL, depth INTEGER NOT NULL,
+  done INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, url)
+);`,
+};

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, StoreStats, TextHit, TextQuery, UpsertOutcome } from '../store.js';
+import { createCrawlState } from './crawl-state.js';
 import { type OpenMode, openDatabase } from './open-database.js';
 
 interface ChunkRow {
@@ -20,24 +21,43 @@ interface ChunkRow {
 /** The embedded default store: one SQLite file with FTS5 BM25 over chunks and the anchor map. */
 export function createSqliteStore(path: string, mode: OpenMode): Store {
   const database = openDatabase(path, mode);
-  const statements = mode === 'write' ? prepareWrites(database) : undefined;
+  // Statements are compiled once: a re-crawl asks for every page, and compiling dominated it.
+  const compiled = new Map<string, Database.Statement>();
+  const prepare = (sql: string): Database.Statement => {
+    let statement = compiled.get(sql);
+    if (statement === undefined) {
+      statement = database.prepare(sql);
+      compiled.set(sql, statement);
+    }
+    return statement;
+  };
+  const statements = mode === 'write' ? prepareWrites(prepare) : undefined;
+
+  const deletePage = (pageId: number) => {
+    if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
+    statements.deleteChunks.run(pageId);
+    statements.deleteAnchors.run(pageId);
+    statements.deletePage.run(pageId);
+  };
+  const remove = database.transaction((url: string): boolean => {
+    const existing = statements?.findPage.get(url) as { id: number } | undefined;
+    if (existing === undefined) return false;
+    deletePage(existing.id);
+    return true;
+  });
 
   const upsert = database.transaction((page: Page, chunks: readonly Chunk[]): UpsertOutcome => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
     const existing = statements.findPage.get(page.url) as { id: number; content_hash: string } | undefined;
     if (existing?.content_hash === page.contentHash) {
-      statements.touchPage.run(page.fetchedAt, page.etag ?? null, page.lastModified ?? null, existing.id);
+      statements.refreshPage.run(page.fetchedAt, page.etag ?? null, page.lastModified ?? null, JSON.stringify(page.links ?? []), existing.id);
       return 'unchanged';
     }
-    if (existing !== undefined) {
-      statements.deleteChunks.run(existing.id);
-      statements.deleteAnchors.run(existing.id);
-      statements.deletePage.run(existing.id);
-    }
+    if (existing !== undefined) deletePage(existing.id);
     const pageId = Number(
       statements.insertPage.run(
         page.url, page.canonicalUrl, page.title, page.markdown, JSON.stringify(page.headings), page.contentHash,
-        page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null,
+        page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null, JSON.stringify(page.links ?? []),
       ).lastInsertRowid,
     );
     for (const anchor of new Set([...page.anchors, ...page.headings.flatMap((heading) => (heading.anchor ? [heading.anchor] : []))])) {
@@ -68,53 +88,54 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   return {
     path,
     upsertPage: (page, chunks) => guard(() => upsert(page, chunks)),
-    searchText: (query) => guard(() => searchText(database, query)),
-    getPage: (url) =>
+    searchText: (query) => guard(() => searchText(prepare, query)),
+    getPage: (url) => guard(() => getPage(prepare, url)),
+    confirmPage: (url, fetchedAt) =>
       guard(() => {
-        const row = database
-          .prepare('SELECT url, title, content_hash, source, fetched_at, (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunk_count FROM pages WHERE url = ?')
-          .get(url) as { url: string; title: string; content_hash: string; source: Page['source']; fetched_at: string; chunk_count: number } | undefined;
-        return row === undefined
-          ? undefined
-          : ({ url: row.url, title: row.title, contentHash: row.content_hash, source: row.source, fetchedAt: row.fetched_at, chunkCount: row.chunk_count } satisfies StoredPage);
+        const row = statements?.confirmPage.get(fetchedAt, url) as { chunks: number } | undefined;
+        return row?.chunks;
       }),
+    removePage: (url) => guard(() => remove(url)),
+    pageUrlsUnder: (prefix) =>
+      guard(() => prepare("SELECT url FROM pages WHERE substr(url, 1, length(?)) = ? ORDER BY url").pluck().all(prefix, prefix) as string[]),
+    crawlState: createCrawlState(database),
     anchorsOf: (url) =>
       guard(() => {
-        const rows = database.prepare('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = ?').pluck().all(url) as string[];
+        const rows = prepare('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = ?').pluck().all(url) as string[];
         return new Set(rows);
       }),
     pagesWithAnchor: (anchor) =>
-      guard(() => database.prepare('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = ? ORDER BY p.url').pluck().all(anchor) as string[]),
-    stats: () => guard(() => stats(database, path)),
+      guard(() => prepare('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = ? ORDER BY p.url').pluck().all(anchor) as string[]),
+    stats: () => guard(() => stats(prepare, path)),
     close: () => database.close(),
   };
 }
 
-function prepareWrites(database: Database.Database) {
+function prepareWrites(prepare: (sql: string) => Database.Statement) {
   return {
-    findPage: database.prepare('SELECT id, content_hash FROM pages WHERE url = ?'),
-    touchPage: database.prepare('UPDATE pages SET fetched_at = ?, etag = ?, last_modified = ? WHERE id = ?'),
-    deleteChunks: database.prepare('DELETE FROM chunks WHERE page_id = ?'),
-    deleteAnchors: database.prepare('DELETE FROM anchors WHERE page_id = ?'),
-    deletePage: database.prepare('DELETE FROM pages WHERE id = ?'),
-    insertPage: database.prepare(
-      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    findPage: prepare('SELECT id, content_hash FROM pages WHERE url = ?'),
+    refreshPage: prepare('UPDATE pages SET fetched_at = ?, etag = ?, last_modified = ?, links = ? WHERE id = ?'),
+    confirmPage: prepare('UPDATE pages SET fetched_at = ? WHERE url = ? RETURNING (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunks'),
+    deleteChunks: prepare('DELETE FROM chunks WHERE page_id = ?'),
+    deleteAnchors: prepare('DELETE FROM anchors WHERE page_id = ?'),
+    deletePage: prepare('DELETE FROM pages WHERE id = ?'),
+    insertPage: prepare(
+      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    insertAnchor: database.prepare('INSERT OR IGNORE INTO anchors (page_id, anchor) VALUES (?, ?)'),
-    insertChunk: database.prepare(
+    insertAnchor: prepare('INSERT OR IGNORE INTO anchors (page_id, anchor) VALUES (?, ?)'),
+    insertChunk: prepare(
       `INSERT INTO chunks (chunk_key, page_id, ordinal, anchor, heading_path, title, headings, text, token_count, content_hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
 }
 
-function searchText(database: Database.Database, query: TextQuery): TextHit[] {
+function searchText(prepare: (sql: string) => Database.Statement, query: TextQuery): TextHit[] {
   if (query.terms.length === 0) return [];
   const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
   const { title, headings, text } = query.fieldWeights;
-  const rows = database
-    .prepare(
+  const rows = prepare(
       `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash,
               bm25(chunks_fts, ?, ?, ?) AS rank
          FROM chunks_fts
@@ -140,8 +161,41 @@ function searchText(database: Database.Database, query: TextQuery): TextHit[] {
   }));
 }
 
-function stats(database: Database.Database, path: string): StoreStats {
-  const count = (table: string) => (database.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
+interface PageRow {
+  url: string;
+  title: string;
+  content_hash: string;
+  source: Page['source'];
+  fetched_at: string;
+  etag: string | null;
+  last_modified: string | null;
+  links: string;
+  chunk_count: number;
+}
+
+function getPage(prepare: (sql: string) => Database.Statement, url: string): StoredPage | undefined {
+  const row = prepare(
+      `SELECT url, title, content_hash, source, fetched_at, etag, last_modified, links,
+              (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunk_count
+         FROM pages WHERE url = ?`,
+    )
+    .get(url) as PageRow | undefined;
+  if (row === undefined) return undefined;
+  return {
+    url: row.url,
+    title: row.title,
+    contentHash: row.content_hash,
+    source: row.source,
+    fetchedAt: row.fetched_at,
+    chunkCount: row.chunk_count,
+    links: JSON.parse(row.links) as string[],
+    ...(row.etag === null ? {} : { etag: row.etag }),
+    ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
+  };
+}
+
+function stats(prepare: (sql: string) => Database.Statement, path: string): StoreStats {
+  const count = (table: string) => (prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
   let bytes = 0;
   for (const file of [path, `${path}-wal`]) {
     try {

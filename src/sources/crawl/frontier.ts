@@ -1,0 +1,22 @@
+export interface FrontierEntry {
+  url: string;
+  depth: number;
+}
+
+/**
+ * Where a crawl keeps the URLs it has found and fetched. The engine backs it with the
+ * store, so a crawl killed at any moment resumes from the stored frontier.
+ */
+export interface CrawlFrontier {
+  /** What an interrupted run of the same crawl left: URLs still queued and all URLs seen. */
+  resume(): { queued: FrontierEntry[]; seen: string[]; doneCount: number };
+  add(entries: readonly FrontierEntry[]): void;
+  done(url: string): void;
+  /** The crawl ran to its end: nothing to resume next time. */
+  finish(): void;
+}
+
+/** A frontier that lives as long as the crawl (library use and tests). */
+export function createMemoryFrontier(): CrawlFrontier {
+  return { resume: () => ({ queued: [], seen: [], doneCount: 0 }), add: () => undefined, done: () => undefined, finish: () => undefined };
+}
