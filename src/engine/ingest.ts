@@ -9,6 +9,8 @@ import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import { readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
+import type { chunkPage as ChunkPage } from '../chunk/chunker.js';
+import type { extractDocument as ExtractDocument } from './extract-document.js';
 import type { Store } from '../store/store.js';
 
 export interface IngestOptions {
@@ -224,7 +226,7 @@ function assertHttpUrl(value: string): void {
 
 // HTML parsing, Markdown and chunking load on first use: a re-crawl answered with 304s
 // never parses a page, and loading them costs more than the whole re-crawl otherwise.
-let extractor: Promise<typeof import('./extract-document.js').extractDocument> | undefined;
-let chunker: Promise<typeof import('../chunk/chunker.js').chunkPage> | undefined;
+let extractor: Promise<typeof ExtractDocument> | undefined;
+let chunker: Promise<typeof ChunkPage> | undefined;
 const loadExtractor = () => (extractor ??= import('./extract-document.js').then((module) => module.extractDocument));
 const loadChunker = () => (chunker ??= import('../chunk/chunker.js').then((module) => module.chunkPage));

@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { describeCause } from '../../core/errors.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -191,20 +192,16 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
   }
 }
 
-/** Charset from the Content-Type header, else from a `<meta charset>` in the first bytes (HTML), else UTF-8. */
+/**
+ * Charset from the Content-Type header, else from a `<meta charset>` in the first bytes (HTML),
+ * else UTF-8. iconv-lite, because Node's TextDecoder reads windows-1252 as Latin-1.
+ */
 function decode(bytes: Uint8Array, contentType: string, format: DocumentFormat): string {
   const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType)?.[1];
   const head = format === 'html' ? Buffer.from(bytes.subarray(0, 2048)).toString('latin1') : '';
   const fromMeta = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1];
-  for (const label of [fromHeader, fromMeta, 'utf-8']) {
-    if (label === undefined) continue;
-    try {
-      return new TextDecoder(label).decode(bytes);
-    } catch {
-      // unknown label: try the next source of truth
-    }
-  }
-  return new TextDecoder().decode(bytes);
+  const label = [fromHeader, fromMeta].find((candidate) => candidate !== undefined && iconv.encodingExists(candidate)) ?? 'utf-8';
+  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), label);
 }
 
 /** Resolves after `ms`, or at once when the signal aborts. */

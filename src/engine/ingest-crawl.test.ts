@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../interfaces/cli/main.js';
+import { htmlPage, type Route, serveSite, type SiteServer } from '../testing/http-site.js';
+import { createEngine } from './engine.js';
+
+const servers: SiteServer[] = [];
+afterEach(async () => Promise.all(servers.splice(0).map((server) => server.close())));
+
+/** A site whose pages can be edited between crawls; answers conditional GETs like a real server. */
+async function editableSite(initial: Record<string, string>) {
+  const pages = new Map(Object.entries(initial));
+  const versions = new Map<string, number>();
+  const route = (path: string): Route => (request, response) => {
+    const body = pages.get(path);
+    if (body === undefined) return void response.writeHead(404).end();
+    const etag = `"${path}-${versions.get(path) ?? 0}"`;
+    if (request.headers['if-none-match'] === etag) return void response.writeHead(304, { etag }).end();
+    response.writeHead(200, { 'content-type': 'text/html', etag }).end(body);
+  };
+  const server = await serveSite(Object.fromEntries(Object.keys(initial).map((path) => [path, route(path)])));
+  servers.push(server);
+  return {
+    server,
+    edit: (path: string, body: string) => {
+      pages.set(path, body);
+      versions.set(path, (versions.get(path) ?? 0) + 1);
+    },
+    remove: (path: string) => pages.delete(path),
+  };
+}
+
+const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-ingest-')), 'index.db');
+
+describe('ingest of a site, then again', () => {
+  it('downloads no body for unchanged pages, re-indexes a changed one and removes a deleted one', async () => {
+    const site = await editableSite({
+      '/docs/': htmlPage('Home', ['a.html', 'b.html']),
+      '/docs/a.html': htmlPage('Alpha page'),
+      '/docs/b.html': htmlPage('Beta page'),
+    });
+    const engine = createEngine({ dbPath: dbPath(), crawl: { retries: 0 } });
+    const start = `${site.server.base}/docs/`;
+    expect(await engine.ingest(start)).toMatchObject({ pages: 3, added: 3, fetched: 3, removed: 0 });
+    expect(await engine.ingest(start)).toMatchObject({ pages: 3, added: 0, changed: 0, unchanged: 3, fetched: 0, removed: 0 });
+
+    site.edit('/docs/a.html', htmlPage('Alpha page', [], '<p>Now with zeppelins.</p>'));
+    site.remove('/docs/b.html');
+    const third = await engine.ingest(start);
+    expect(third).toMatchObject({ added: 0, changed: 1, unchanged: 1, removed: 1, fetched: 1 });
+    expect(engine.search('zeppelins').results[0]?.url).toBe(`${site.server.base}/docs/a.html`);
+    expect(engine.search('beta').results).toEqual([]);
+    expect(engine.stats().pages).toBe(2);
+    engine.close();
+  });
+
+  it('writes every page read to --export as JSON lines', async () => {
+    const site = await editableSite({ '/docs/': htmlPage('Home', ['a.html']), '/docs/a.html': htmlPage('Alpha') });
+    const folder = mkdtempSync(join(tmpdir(), 'citedocs-export-'));
+    let stdout = '';
+    const code = await runCli(['ingest', `${site.server.base}/docs/`, '--db', join(folder, 'index.db'), '--export', join(folder, 'pages.jsonl'), '--json'], {
+      stdout: (text) => (stdout += text), stderr: () => undefined, env: {}, cwd: folder, interactive: false,
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ pages: 2, added: 2, changed: 0, unchanged: 0, removed: 0, fetched: 2 });
+    const lines = readFileSync(join(folder, 'pages.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line['url']).sort()).toEqual([`${site.server.base}/docs/`, `${site.server.base}/docs/a.html`]);
+    expect(Object.keys(lines[0] ?? {})).toEqual(['url', 'title', 'markdown', 'headings', 'fetchedAt', 'etag', 'lastModified']);
+  });
+
+  it('passes --include, --exclude, --max-depth and --user-agent to the crawl', async () => {
+    const site = await editableSite({
+      '/docs/': htmlPage('Home', ['en/a.html', 'ja/a.html']),
+      '/docs/en/a.html': htmlPage('EN', ['deep.html']),
+      '/docs/en/deep.html': htmlPage('Deep'),
+      '/docs/ja/a.html': htmlPage('JA'),
+    });
+    let stdout = '';
+    const folder = mkdtempSync(join(tmpdir(), 'citedocs-flags-'));
+    const code = await runCli(['ingest', `${site.server.base}/docs/`, '--db', join(folder, 'i.db'), '--json', '--exclude', '/docs/ja/**', '--max-depth', '1', '--user-agent', 'docsbot/2.0', '--concurrency', '1'], {
+      stdout: (text) => (stdout += text), stderr: () => undefined, env: {}, cwd: folder, interactive: false,
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ pages: 2 });
+    expect(site.server.requests.map((request) => request.path)).not.toContain('/docs/ja/a.html');
+    expect(site.server.requests.map((request) => request.path)).not.toContain('/docs/en/deep.html');
+    expect(site.server.requests.every((request) => request.userAgent === 'docsbot/2.0')).toBe(true);
+  });
+});

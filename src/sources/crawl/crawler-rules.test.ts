@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SourceError } from '../../core/errors.js';
+import type { SourceItem } from '../../core/types.js';
+import { extractHtml } from '../../extract/extract-html.js';
+import { htmlPage as page, type Route, serveSite, type SiteServer } from '../../testing/http-site.js';
+import { crawl, type CrawlOptions } from './crawler.js';
+import type { CrawlFrontier, FrontierEntry } from './frontier.js';
+
+const servers: SiteServer[] = [];
+afterEach(async () => Promise.all(servers.splice(0).map((server) => server.close())));
+async function site(routes: Record<string, Route>) {
+  const server = await serveSite(routes);
+  servers.push(server);
+  return server;
+}
+
+const options = (startUrl: string, overrides: Partial<CrawlOptions> = {}): CrawlOptions => ({
+  startUrl, maxPages: 100, concurrency: 2, delayMs: 0, timeoutMs: 5000, maxPageBytes: 1_000_000, maxRedirects: 5,
+  retries: 0, retryBaseDelayMs: 1, maxRetryAfterMs: 100, userAgent: 'citedocs/0.1 (+https://example.com)',
+  extract: (document, url) => extractHtml(document.body, url), ...overrides,
+});
+
+async function run(items: AsyncIterable<SourceItem>) {
+  const all: SourceItem[] = [];
+  for await (const item of items) all.push(item);
+  const pages = all.flatMap((item) => (item.kind === 'page' ? [item.page.url] : [])).sort();
+  return { all, pages };
+}
+const paths = (server: SiteServer) => server.requests.map((request) => request.path);
+const text = (body: string) => ({ status: 200, type: 'text/plain', body });
+
+describe('crawl rules', () => {
+  it('never requests what robots.txt disallows for citedocs, and identifies itself', async () => {
+    const server = await site({
+      '/robots.txt': text('User-agent: citedocs\nDisallow: /docs/internal/\n'),
+      '/docs/': page('Home', ['a.html', 'internal/secret.html']),
+      '/docs/a.html': page('A'),
+      '/docs/internal/secret.html': page('Secret'),
+    });
+    const { pages } = await run(crawl(options(`${server.base}/docs/`)));
+    expect(pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/a.html`]);
+    expect(paths(server)).not.toContain('/docs/internal/secret.html');
+    expect(server.requests.every((request) => request.userAgent === 'citedocs/0.1 (+https://example.com)')).toBe(true);
+  });
+
+  it('refuses to start where robots.txt disallows the start page', async () => {
+    const server = await site({ '/robots.txt': text('User-agent: *\nDisallow: /\n'), '/docs/': page('Home') });
+    const failure = run(crawl(options(`${server.base}/docs/`)));
+    await expect(failure).rejects.toBeInstanceOf(SourceError);
+    await expect(failure).rejects.toThrow(`Could not crawl ${server.base}/docs/: the site's robots.txt disallows it for the user agent "citedocs/0.1 (+https://example.com)".`);
+    expect(paths(server)).toEqual(['/robots.txt']);
+  });
+
+  it('finds pages nothing links to through the sitemap named in robots.txt and llms.txt, keeping only in-scope ones', async () => {
+    const server = await site({
+      '/robots.txt': (request, response) => void response.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: http://${request.headers.host}/maps/docs.xml\n`),
+      '/maps/docs.xml': (request, response) =>
+        void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>http://${request.headers.host}/docs/orphan.html</loc></url><url><loc>http://${request.headers.host}/blog/post.html</loc></url></urlset>`),
+      '/llms.txt': text('# Site\n\n- [Listed](/docs/listed.html.md)\n'),
+      '/docs/': page('Home'),
+      '/docs/orphan.html': page('Orphan'),
+      '/docs/listed.html': page('Listed'),
+      '/blog/post.html': page('Blog'),
+    });
+    const { pages } = await run(crawl(options(`${server.base}/docs/`)));
+    expect(pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/listed.html`, `${server.base}/docs/orphan.html`]);
+    expect(paths(server)).not.toContain('/blog/post.html');
+  });
+
+  it('applies include and exclude globs to URL paths, e.g. to skip a language mirror', async () => {
+    const server = await site({
+      '/docs/': page('Home', ['en/a.html', 'ja/a.html', 'en/api/b.html']),
+      '/docs/en/a.html': page('EN A'),
+      '/docs/ja/a.html': page('JA A'),
+      '/docs/en/api/b.html': page('EN API B'),
+    });
+    expect((await run(crawl(options(`${server.base}/docs/`, { exclude: ['/docs/ja/**'] })))).pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/en/a.html`, `${server.base}/docs/en/api/b.html`]);
+    expect((await run(crawl(options(`${server.base}/docs/`, { include: ['/docs/en/api/**'] })))).pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/en/api/b.html`]);
+  });
+
+  it('follows links at most maxDepth steps from the start page', async () => {
+    const server = await site({ '/': page('Zero', ['one.html']), '/one.html': page('One', ['two.html']), '/two.html': page('Two', ['three.html']), '/three.html': page('Three') });
+    expect((await run(crawl(options(`${server.base}/`, { maxDepth: 1 })))).pages).toEqual([`${server.base}/`, `${server.base}/one.html`]);
+    expect(paths(server)).not.toContain('/two.html');
+  });
+
+  it('spaces requests by the robots.txt Crawl-delay', async () => {
+    const server = await site({ '/robots.txt': text('User-agent: citedocs\nCrawl-delay: 0.15\n'), '/': page('Home', ['a.html', 'b.html']), '/a.html': page('A'), '/b.html': page('B') });
+    await run(crawl(options(`${server.base}/`, { concurrency: 4, useSitemaps: false })));
+    const starts = server.requests.filter((request) => request.path.endsWith('.html')).map((request) => request.at);
+    expect(starts).toHaveLength(2);
+    // A lower bound only: a slow machine makes gaps longer, never shorter.
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(140);
+  });
+
+  it('stops with a clear reason when most requests fail, keeping what it found', async () => {
+    const links = Array.from({ length: 20 }, (_, index) => `p${index}.html`);
+    const server = await site({ '/': page('Home', links), '/p0.html': page('P0'), '/p1.html': page('P1') });
+    const { all } = await run(crawl(options(`${server.base}/`, { useSitemaps: false })));
+    const stopped = all.find((item) => item.kind === 'stopped');
+    expect(stopped).toMatchObject({ kind: 'stopped', reason: expect.stringMatching(/^\d+ of \d+ requests to http:\/\/127\.0\.0\.1:\d+ failed, so the crawl stopped/) });
+    expect(all.filter((item) => item.kind === 'error').length).toBeLessThan(20);
+  });
+
+  it('names a page by its canonical URL when that is inside the scope', async () => {
+    const server = await site({
+      '/docs/': page('Home', ['guide.html?ref=nav']),
+      '/docs/guide.html?ref=nav': `<html><head><link rel="canonical" href="/docs/guide.html"></head><body><main><h1>Guide</h1><p>text</p></main></body></html>`,
+    });
+    expect((await run(crawl(options(`${server.base}/docs/`)))).pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/guide.html`]);
+  });
+});
+
+describe('crawl against a stored index', () => {
+  it('asks conditionally for stored pages, reports 304s as unchanged and follows their stored links', async () => {
+    const notModified = (etag: string): Route => (request, response) =>
+      void (request.headers['if-none-match'] === etag ? response.writeHead(304).end() : response.writeHead(200, { 'content-type': 'text/html', etag }).end(page('changed')));
+    const server = await site({ '/': notModified('"home"'), '/a.html': notModified('"a"'), '/new.html': page('New') });
+    const known: Record<string, { etag: string; links: string[] }> = {
+      [`${server.base}/`]: { etag: '"home"', links: [`${server.base}/a.html`, `${server.base}/new.html`] },
+      [`${server.base}/a.html`]: { etag: '"a"', links: [] },
+    };
+    const { all } = await run(crawl(options(`${server.base}/`, { known: (url) => known[url], useSitemaps: false })));
+    expect(all.filter((item) => item.kind === 'unchanged').map((item) => item.kind === 'unchanged' && item.url).sort()).toEqual([`${server.base}/`, `${server.base}/a.html`]);
+    expect(all.filter((item) => item.kind === 'page').map((item) => item.kind === 'page' && item.page.url)).toEqual([`${server.base}/new.html`]);
+    expect(server.requests.find((request) => request.path === '/a.html')?.ifNoneMatch).toBe('"a"');
+  });
+
+  it('reports stored pages that now 404, left the scope, or that nothing links to but still exist', async () => {
+    const server = await site({ '/docs/': page('Home', ['gone.html']), '/docs/orphan.html': page('Orphan'), '/docs/ja/old.html': page('Old') });
+    const stored = [`${server.base}/docs/`, `${server.base}/docs/gone.html`, `${server.base}/docs/orphan.html`, `${server.base}/docs/ja/old.html`];
+    const { all, pages } = await run(
+      crawl(options(`${server.base}/docs/`, { known: (url) => (stored.includes(url) ? { links: [] } : undefined), knownUrls: () => stored, exclude: ['/docs/ja/**'], useSitemaps: false })),
+    );
+    const gone = all.flatMap((item) => (item.kind === 'gone' ? [[item.url, item.reason]] : []));
+    expect(gone).toEqual(expect.arrayContaining([[`${server.base}/docs/gone.html`, 'HTTP 404'], [`${server.base}/docs/ja/old.html`, 'outside the crawl scope']]));
+    expect(gone).toHaveLength(2);
+    expect(pages).toContain(`${server.base}/docs/orphan.html`);
+    expect(paths(server)).not.toContain('/docs/ja/old.html');
+  });
+
+  it('resumes from a stored frontier: fetches what was queued, not what was done', async () => {
+    const server = await site({ '/': page('Home', ['a.html', 'b.html', 'c.html']), '/a.html': page('A'), '/b.html': page('B'), '/c.html': page('C') });
+    const done: string[] = [];
+    const frontier: CrawlFrontier = {
+      resume: () => ({ queued: [{ url: `${server.base}/c.html`, depth: 1 }], seen: [`${server.base}/`, `${server.base}/a.html`, `${server.base}/b.html`, `${server.base}/c.html`], doneCount: 3 }),
+      add: (_entries: readonly FrontierEntry[]) => undefined,
+      done: (url) => void done.push(url),
+      finish: () => void done.push('finished'),
+    };
+    const { pages } = await run(crawl(options(`${server.base}/`, { frontier, useSitemaps: false })));
+    expect(pages).toEqual([`${server.base}/`, `${server.base}/c.html`]);
+    expect(paths(server).filter((path) => path.endsWith('.html'))).toEqual(['/c.html']);
+    expect(done).toEqual([`${server.base}/`, `${server.base}/c.html`, 'finished']);
+  });
+});
