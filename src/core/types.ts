@@ -25,6 +25,8 @@ export interface Page {
   sourcePath?: string;
   /** Every in-page link (crawled pages): what a re-crawl follows when the server answers 304. */
   links?: string[];
+  /** Other URLs that lead to this page: redirect sources, a URL its canonical link replaced. */
+  aliases?: string[];
 }
 
 /** A passage of a page. Its URL is fixed from the page at chunking time, never re-derived. */

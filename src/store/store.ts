@@ -34,6 +34,8 @@ export interface Store {
   searchText(query: TextQuery): TextHit[];
   /** The stored page with this URL (exact, fragment-free), if any. */
   getPage(url: string): StoredPage | undefined;
+  /** The URL of the stored page this URL is, or redirects to (a recorded alias), if any. */
+  resolvePageUrl(url: string): string | undefined;
   /** Records that a stored page was confirmed current (HTTP 304); its chunk count, or undefined when not stored. */
   confirmPage(url: string, fetchedAt: string): number | undefined;
   /** Removes a page with its chunks and anchors; false when it was not stored. */

@@ -77,6 +77,13 @@ describe('crawl', () => {
     expect(result.pages).toEqual([`${base}/docs/`, `${base}/docs/new.html`]);
   });
 
+  it('records the URLs that redirect to a page as its aliases', async () => {
+    const base = await serve(site({ '/': html('Home', ['old.html']), '/old.html': { status: 301, location: '/mid.html' }, '/mid.html': { status: 302, location: '/new.html' }, '/new.html': html('New') }));
+    const aliases: Record<string, string[] | undefined> = {};
+    for await (const item of crawl(options(`${base}/`))) if (item.kind === 'page') aliases[item.page.url] = item.page.aliases;
+    expect(aliases[`${base}/new.html`]?.sort()).toEqual([`${base}/mid.html`, `${base}/old.html`]);
+  });
+
   it('skips a redirect that leaves the scope', async () => {
     const base = await serve(site({ '/docs/': html('Home', ['out.html']), '/docs/out.html': { status: 302, location: '/private/' }, '/private/': html('Private') }));
     const result = await collect(crawl(options(`${base}/docs/`)));

@@ -163,6 +163,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     }
     counts.fetched += 1;
     let url = pageUrlOf(fetched.url);
+    const aliases = new Set([task.url, ...fetched.redirects.map(pageUrlOf)]);
     if (url !== task.url) {
       if (!scope.contains(url) || !robots.isAllowed(url)) {
         if (known !== undefined) yield { kind: 'gone', url: task.url, reason: `now redirects to ${url}` };
@@ -191,6 +192,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       seen.add(canonical);
       url = canonical;
     }
+    aliases.add(pageUrlOf(fetched.url));
+    aliases.delete(url);
     const contentHash = sha256(extracted.markdown);
     // One page served at two URLs (aliases, query strings): the first URL keeps it.
     if (hashes.has(contentHash)) return;
@@ -206,6 +209,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       fetchedAt: now().toISOString(),
       source: 'crawl',
       links: extracted.links,
+      ...(aliases.size === 0 ? {} : { aliases: [...aliases] }),
       ...(fetched.etag === undefined ? {} : { etag: fetched.etag }),
       ...(fetched.lastModified === undefined ? {} : { lastModified: fetched.lastModified }),
     };

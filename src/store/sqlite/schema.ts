@@ -1,6 +1,6 @@
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,6 +43,13 @@ CREATE TABLE chunks (
 );
 CREATE INDEX chunks_by_page ON chunks(page_id);
 
+-- URLs that redirect to a page (or that its canonical link replaced): links to them still resolve.
+CREATE TABLE page_aliases (
+  alias TEXT PRIMARY KEY,
+  page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX page_aliases_by_page ON page_aliases(page_id);
+
 -- Crawl state: a run's frontier survives an interrupted crawl, so the next one resumes it.
 CREATE TABLE crawl_runs (
   id INTEGER PRIMARY KEY,
@@ -82,4 +89,11 @@ CREATE TABLE frontier (
   run_id INTEGER NOT NULL REFERENCES crawl_runs(id) ON DELETE CASCADE, url TEXT NOT NULL, depth INTEGER NOT NULL,
   done INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, url)
 );`,
+  2: `
+CREATE TABLE page_aliases (
+  alias TEXT PRIMARY KEY,
+  page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX page_aliases_by_page ON page_aliases(page_id);
+`,
 };

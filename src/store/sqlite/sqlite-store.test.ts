@@ -82,6 +82,34 @@ describe('SQLite store', () => {
     store.close();
   });
 
+  it('resolves a recorded alias (a URL that redirects) to its page, and forgets it with the page', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    const page = { ...pageOf('https://d.example/new.html', 'n'), aliases: ['https://d.example/old.html'] };
+    store.upsertPage(page, [chunkOf(page, 'text')]);
+    expect(store.resolvePageUrl('https://d.example/old.html')).toBe(page.url);
+    expect(store.resolvePageUrl(page.url)).toBe(page.url);
+    expect(store.resolvePageUrl('https://d.example/other.html')).toBeUndefined();
+    store.removePage(page.url);
+    expect(store.resolvePageUrl('https://d.example/old.html')).toBeUndefined();
+    store.close();
+  });
+
+  it('upgrades an index written by an older schema in place, keeping its pages', () => {
+    const path = dbPath();
+    const store = createSqliteStore(path, 'write');
+    const page = pageOf('https://d.example/p.html', 'v1');
+    store.upsertPage(page, [chunkOf(page, 'kept words')]);
+    store.close();
+    const raw = new Database(path);
+    raw.exec('DROP TABLE page_aliases; PRAGMA user_version = 2;');
+    raw.close();
+    expect(() => createSqliteStore(path, 'read')).toThrow(/older index format \(schema 2\)/);
+    const upgraded = createSqliteStore(path, 'write');
+    expect(upgraded.searchText({ terms: ['kept'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect(upgraded.resolvePageUrl('https://d.example/none')).toBeUndefined();
+    upgraded.close();
+  });
+
   it('refuses to read an index that does not exist, without creating it', () => {
     const path = dbPath();
     expect(() => createSqliteStore(path, 'read')).toThrow(new StoreError(`No index at ${path}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`, path));

@@ -37,6 +37,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
     statements.deleteChunks.run(pageId);
     statements.deleteAnchors.run(pageId);
+    statements.deleteAliases.run(pageId);
     statements.deletePage.run(pageId);
   };
   const remove = database.transaction((url: string): boolean => {
@@ -51,6 +52,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     const existing = statements.findPage.get(page.url) as { id: number; content_hash: string } | undefined;
     if (existing?.content_hash === page.contentHash) {
       statements.refreshPage.run(page.fetchedAt, page.etag ?? null, page.lastModified ?? null, JSON.stringify(page.links ?? []), existing.id);
+      for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, existing.id);
       return 'unchanged';
     }
     if (existing !== undefined) deletePage(existing.id);
@@ -63,6 +65,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     for (const anchor of new Set([...page.anchors, ...page.headings.flatMap((heading) => (heading.anchor ? [heading.anchor] : []))])) {
       statements.insertAnchor.run(pageId, anchor);
     }
+    for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, pageId);
     chunks.forEach((chunk, ordinal) => {
       statements.insertChunk.run(
         chunk.id, pageId, ordinal, chunk.anchor ?? null, JSON.stringify(chunk.headingPath), chunk.pageTitle,
@@ -90,6 +93,13 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     upsertPage: (page, chunks) => guard(() => upsert(page, chunks)),
     searchText: (query) => guard(() => searchText(prepare, query)),
     getPage: (url) => guard(() => getPage(prepare, url)),
+    resolvePageUrl: (url) =>
+      guard(
+        () =>
+          (prepare('SELECT url FROM pages WHERE url = ? UNION ALL SELECT p.url FROM page_aliases a JOIN pages p ON p.id = a.page_id WHERE a.alias = ? LIMIT 1').pluck().get(url, url) as
+            | string
+            | undefined),
+      ),
     confirmPage: (url, fetchedAt) =>
       guard(() => {
         const row = statements?.confirmPage.get(fetchedAt, url) as { chunks: number } | undefined;
@@ -118,12 +128,14 @@ function prepareWrites(prepare: (sql: string) => Database.Statement) {
     confirmPage: prepare('UPDATE pages SET fetched_at = ? WHERE url = ? RETURNING (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunks'),
     deleteChunks: prepare('DELETE FROM chunks WHERE page_id = ?'),
     deleteAnchors: prepare('DELETE FROM anchors WHERE page_id = ?'),
+    deleteAliases: prepare('DELETE FROM page_aliases WHERE page_id = ?'),
     deletePage: prepare('DELETE FROM pages WHERE id = ?'),
     insertPage: prepare(
       `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertAnchor: prepare('INSERT OR IGNORE INTO anchors (page_id, anchor) VALUES (?, ?)'),
+    insertAlias: prepare('INSERT OR REPLACE INTO page_aliases (alias, page_id) VALUES (?, ?)'),
     insertChunk: prepare(
       `INSERT INTO chunks (chunk_key, page_id, ordinal, anchor, heading_path, title, headings, text, token_count, content_hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
