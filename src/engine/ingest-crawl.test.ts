@@ -89,3 +89,32 @@ describe('ingest of a site, then again', () => {
     expect(site.server.requests.every((request) => request.userAgent === 'docsbot/2.0')).toBe(true);
   });
 });
+
+describe('ingest in several runs', () => {
+  it('continues a crawl stopped at --max-pages on the next run, saying how much is left', async () => {
+    const links = ['a.html', 'b.html', 'c.html', 'd.html'];
+    const site = await editableSite(Object.fromEntries([['/docs/', htmlPage('Home', links)], ...links.map((link) => [`/docs/${link}`, htmlPage(link)])]));
+    const engine = createEngine({ dbPath: dbPath(), crawl: { retries: 0, useSitemaps: false } });
+    const start = `${site.server.base}/docs/`;
+    const first = await engine.ingest(start, { maxPages: 3 });
+    expect(first).toMatchObject({ pages: 3, added: 3, queued: 2 });
+    const second = await engine.ingest(start, { maxPages: 3 });
+    expect(second).toMatchObject({ added: 2 });
+    expect(second.queued).toBeUndefined();
+    expect(engine.stats().pages).toBe(5);
+    engine.close();
+  });
+
+  it('keeps one page for content served at two URLs, also when a re-crawl meets the second URL first', async () => {
+    const same = htmlPage('Same content');
+    const site = await editableSite({ '/docs/': htmlPage('Home', ['a.html', 'alias.html']), '/docs/a.html': same, '/docs/alias.html': same });
+    const engine = createEngine({ dbPath: dbPath(), crawl: { retries: 0, useSitemaps: false } });
+    const start = `${site.server.base}/docs/`;
+    await engine.ingest(start);
+    expect(engine.stats().pages).toBe(2);
+    const again = await engine.ingest(start);
+    expect(again).toMatchObject({ added: 0, changed: 0 });
+    expect(engine.stats().pages).toBe(2);
+    engine.close();
+  });
+});

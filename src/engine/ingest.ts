@@ -58,6 +58,8 @@ export interface IngestReport {
   interrupted: boolean;
   /** Why the source gave up early, when it did. */
   stopped?: string;
+  /** URLs still to crawl when the run ended early (interrupted, or at --max-pages): the next run continues with them. */
+  queued?: number;
 }
 
 export interface IngestDependencies {
@@ -76,7 +78,11 @@ export interface IngestDependencies {
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
   const { config } = dependencies;
   const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, errors: [], interrupted: false };
-  const progress = (fetched: number, queued: number) => options.onProgress?.({ fetched, queued, pages: report.pages, errors: report.errors.length });
+  let lastQueued = 0;
+  const progress = (fetched: number, queued: number) => {
+    lastQueued = queued;
+    options.onProgress?.({ fetched, queued, pages: report.pages, errors: report.errors.length });
+  };
   const now = dependencies.now ?? (() => new Date());
 
   for await (const item of openSource(input, options, dependencies, progress)) {
@@ -104,6 +110,12 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.fetched += 1;
         options.onPage?.(page);
         const stored = store.getPage(page.url);
+        // The same content already stored under another URL (an alias the crawl met first): keep one page.
+        const twin = stored === undefined ? store.pageUrlWithContent(page.contentHash) : undefined;
+        if (twin !== undefined) {
+          store.addAlias(twin, page.url);
+          break;
+        }
         const chunks = stored?.contentHash === page.contentHash ? [] : (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, tokenizer: await dependencies.tokenizer() });
         const outcome = store.upsertPage(page, chunks);
         report[outcome] += 1;
@@ -115,6 +127,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     if (options.signal?.aborted) break;
   }
   report.interrupted = options.signal?.aborted === true;
+  if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   return report;
 }
 
@@ -171,7 +184,7 @@ function crawlSite(
     known: (url) => {
       const page = existing()?.getPage(url);
       if (page === undefined) return undefined;
-      return { links: page.links, ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) };
+      return { links: page.links, contentHash: page.contentHash, ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) };
     },
     knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix) ?? [],
     frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),

@@ -92,3 +92,23 @@ describe('extractHtml links', () => {
     expect(extractHtml(html, 'https://d.example/lib/x.html').markdown).toContain('Use [json](https://d.example/lib/json.html#module-json).');
   });
 });
+
+describe('extractHtml API entries', () => {
+  it('makes each <dt id> API entry a heading below its section, nested methods one level deeper', () => {
+    const html = page(`<div class="body" role="main"><section id="json"><h1>json</h1><section id="basic-usage"><h2>Basic Usage</h2>
+      <dl class="py function"><dt class="sig" id="json.dumps"><span class="sig-prename">json.</span><span class="sig-name">dumps</span>(<em>obj</em>)<a class="headerlink" href="#json.dumps">¶</a></dt>
+      <dd><p>Serialize <em>obj</em> to a JSON formatted str.</p></dd></dl>
+      <dl class="py class"><dt id="json.JSONDecoder">class json.JSONDecoder</dt><dd><p>Simple decoder.</p>
+        <dl class="py method"><dt id="json.JSONDecoder.decode">decode(s)</dt><dd><p>Return the Python representation.</p></dd></dl></dd></dl>
+      </section></section></div>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/library/json.html');
+    expect(headings).toEqual([
+      { level: 1, text: 'json', anchor: 'json' },
+      { level: 2, text: 'Basic Usage', anchor: 'basic-usage' },
+      { level: 3, text: 'json.dumps(obj)', anchor: 'json.dumps' },
+      { level: 3, text: 'class json.JSONDecoder', anchor: 'json.JSONDecoder' },
+      { level: 4, text: 'decode(s)', anchor: 'json.JSONDecoder.decode' },
+    ]);
+    expect(markdown).toContain('### json.dumps(*obj*)\n\nSerialize *obj* to a JSON formatted str.');
+  });
+});

@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import type { Element } from 'domhandler';
 import type { Heading } from '../core/types.js';
 import { collectPageAnchors, findHeadingAnchor } from './heading-anchors.js';
 import { selectMainContent } from './main-content.js';
@@ -30,6 +31,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const canonical = resolveUrl($('link[rel~="canonical"][href]').first().attr('href') ?? '', baseUrl);
 
   const main = selectMainContent($);
+  promoteApiEntries($, main);
   const headings: Heading[] = [];
   main.find('h1, h2, h3, h4, h5, h6').each((_, element) => {
     const heading = $(element);
@@ -85,4 +87,30 @@ function resolveUrl(href: string, baseUrl: string): string | undefined {
 
 function clean(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\s¶§🔗]+$/u, '').trim();
+}
+
+/**
+ * API entries (`<dt id="json.dumps">` in Sphinx, glossary terms) become headings one level
+ * below the section they sit in (deeper for nested classes' methods), so each entry is a
+ * section of its own: chunked with its description, searchable by its signature, and
+ * cited at its own anchor.
+ */
+function promoteApiEntries($: cheerio.CheerioAPI, main: ReturnType<typeof selectMainContent>): void {
+  let sectionLevel = 1;
+  const entries: { element: Element; level: number }[] = [];
+  main.find('h1, h2, h3, h4, h5, h6, dt[id]').each((_, element) => {
+    if (element.tagName !== 'dt') {
+      sectionLevel = Number(element.tagName.slice(1));
+      return;
+    }
+    const entry = $(element);
+    if (entry.text().trim() === '') return;
+    // Each enclosing definition list that is itself an API entry (a class around its methods) adds a level.
+    const nesting = entry.parentsUntil(main, 'dl').filter((_, list) => $(list).children('dt[id]').length > 0).length;
+    entries.push({ element, level: Math.min(6, sectionLevel + Math.max(nesting, 1)) });
+  });
+  for (const { element, level } of entries) {
+    const entry = $(element);
+    entry.replaceWith($(`<h${level}></h${level}>`).attr('id', entry.attr('id') ?? '').attr('data-api-entry', '').append(entry.contents()));
+  }
 }

@@ -36,6 +36,10 @@ export interface Store {
   getPage(url: string): StoredPage | undefined;
   /** The URL of the stored page this URL is, or redirects to (a recorded alias), if any. */
   resolvePageUrl(url: string): string | undefined;
+  /** A stored page with exactly this content hash, if any. */
+  pageUrlWithContent(contentHash: string): string | undefined;
+  /** Records `alias` as another URL of the stored page `pageUrl`. */
+  addAlias(pageUrl: string, alias: string): void;
   /** Records that a stored page was confirmed current (HTTP 304); its chunk count, or undefined when not stored. */
   confirmPage(url: string, fetchedAt: string): number | undefined;
   /** Removes a page with its chunks and anchors; false when it was not stored. */

@@ -154,3 +154,31 @@ describe('crawl against a stored index', () => {
     expect(done).toEqual([`${server.base}/`, `${server.base}/c.html`, 'finished']);
   });
 });
+
+describe('crawl resumed from a stored frontier', () => {
+  const resumeWith = (queued: FrontierEntry[], seen: string[]): CrawlFrontier => ({
+    resume: () => ({ queued, seen, doneCount: seen.length - queued.length }),
+    add: () => undefined,
+    done: () => undefined,
+    finish: () => undefined,
+  });
+
+  it('falls back to the index file for a queued folder URL the server does not serve', async () => {
+    const server = await site({ '/docs/': page('Home', ['guide/index.html']), '/docs/guide/index.html': page('Guide') });
+    const frontier = resumeWith([{ url: `${server.base}/docs/guide/`, depth: 1 }], [`${server.base}/docs/`, `${server.base}/docs/guide/`, `${server.base}/docs/guide/index.html`]);
+    const { pages, all } = await run(crawl(options(`${server.base}/docs/`, { frontier, useSitemaps: false })));
+    expect(pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/guide/index.html`]);
+    expect(all.filter((item) => item.kind === 'error')).toEqual([]);
+  });
+
+  it('still reads the sitemaps, which the interrupted run may not have reached', async () => {
+    const server = await site({
+      '/sitemap.xml': (request, response) => void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>http://${request.headers.host}/docs/orphan.html</loc></url></urlset>`),
+      '/docs/': page('Home', ['a.html']),
+      '/docs/a.html': page('A'),
+      '/docs/orphan.html': page('Orphan'),
+    });
+    const frontier = resumeWith([{ url: `${server.base}/docs/a.html`, depth: 1 }], [`${server.base}/docs/`, `${server.base}/docs/a.html`]);
+    expect((await run(crawl(options(`${server.base}/docs/`, { frontier })))).pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/a.html`, `${server.base}/docs/orphan.html`]);
+  });
+});

@@ -10,6 +10,7 @@ import { createScope, folderUrlOf, pageUrlOf } from './url-scope.js';
 type MaybePromise<T> = T | Promise<T>;
 
 export interface KnownPage {
+  contentHash?: string;
   etag?: string;
   lastModified?: string;
   links: string[];
@@ -24,7 +25,7 @@ export interface CrawlProgress {
 
 export interface CrawlOptions {
   startUrl: string;
-  /** Requests at most, counting those of an interrupted run this one resumes. */
+  /** Requests at most in this run; a crawl stopped by it continues on the next run. */
   maxPages: number;
   /** Links followed from the start page at most (0: the start page only). */
   maxDepth?: number | undefined;
@@ -114,10 +115,11 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   const resumed = frontier.resume();
   const seen = new Set<string>([startUrl, ...resumed.seen]);
   const queue: Task[] = resumed.queued.map((entry) => ({ ...entry, expand: entry.depth !== REVALIDATION_DEPTH }));
-  const indexFiles = new Map<string, string>();
+  const triedIndexFiles = new Set<string>();
   const hashes = new Map<string, string>();
   const counts = { fetched: 0, notModified: 0, failed: 0, outcomes: 0 };
-  let requested = 1 + resumed.doneCount;
+  // The request budget is per ingest run: a crawl stopped at maxPages continues next run.
+  let requested = 1;
   let lastRequestAt = Number.NEGATIVE_INFINITY;
 
   const enqueue = (links: readonly string[], depth: number) => {
@@ -131,7 +133,6 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       if (seen.has(url) || seen.has(original) || !robots.isAllowed(url)) continue;
       seen.add(url);
       seen.add(original);
-      if (url !== original) indexFiles.set(url, original);
       added.push({ url, depth, expand: true });
     }
     queue.push(...added);
@@ -142,10 +143,11 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     counts.outcomes += 1;
     const known = options.known?.(task.url);
     if (fetched.kind === 'failed') {
-      const indexFile = indexFiles.get(task.url);
-      if (indexFile !== undefined && fetched.status === 404) {
-        // A server without folder indexes serves `guide/index.html` but not `guide/`.
-        indexFiles.delete(task.url);
+      // A server without folder indexes serves `guide/index.html` but not `guide/`: try it once.
+      const indexFile = fetched.status === 404 && task.url.endsWith('/') && !triedIndexFiles.has(task.url) ? `${task.url}index.html` : undefined;
+      if (indexFile !== undefined && scope.contains(indexFile) && robots.isAllowed(indexFile)) {
+        triedIndexFiles.add(task.url);
+        seen.add(indexFile);
         queue.unshift({ ...task, url: indexFile });
         frontier.add([{ url: indexFile, depth: task.depth }]);
         return;
@@ -157,6 +159,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     }
     if (fetched.kind === 'not-modified') {
       counts.notModified += 1;
+      if (known?.contentHash !== undefined) hashes.set(known.contentHash, task.url);
       yield { kind: 'unchanged', url: task.url };
       if (task.expand) enqueue(known?.links ?? [], task.depth + 1);
       return;
@@ -222,7 +225,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   frontier.add([{ url: startUrl, depth: 0 }]);
   yield* handle({ url: startUrl, depth: 0, expand: true }, first);
   frontier.done(startUrl);
-  if (!resumed.queued.length && options.useSitemaps !== false && maxDepth >= 1) {
+  // Also on a resumed run: the interrupted one may have stopped before reading the sitemaps.
+  if (options.useSitemaps !== false && maxDepth >= 1) {
     const listed = await discoverListedPages(scope, robots, { ...fetchOptions, maxUrls: options.maxPages });
     enqueue(listed.urls, 1);
     for (const problem of listed.problems) yield { kind: 'error', input: problem.url, message: problem.message };

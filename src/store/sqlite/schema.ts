@@ -49,6 +49,7 @@ CREATE TABLE page_aliases (
   page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE
 ) WITHOUT ROWID;
 CREATE INDEX page_aliases_by_page ON page_aliases(page_id);
+CREATE INDEX pages_by_content ON pages(content_hash);
 
 -- Crawl state: a run's frontier survives an interrupted crawl, so the next one resumes it.
 CREATE TABLE crawl_runs (
@@ -95,5 +96,6 @@ CREATE TABLE page_aliases (
   page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE
 ) WITHOUT ROWID;
 CREATE INDEX page_aliases_by_page ON page_aliases(page_id);
+CREATE INDEX pages_by_content ON pages(content_hash);
 `,
 };

@@ -106,6 +106,11 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
         return row?.chunks;
       }),
     removePage: (url) => guard(() => remove(url)),
+    pageUrlWithContent: (contentHash) => guard(() => prepare('SELECT url FROM pages WHERE content_hash = ? ORDER BY id LIMIT 1').pluck().get(contentHash) as string | undefined),
+    addAlias: (pageUrl, alias) =>
+      guard(() => {
+        prepare('INSERT OR REPLACE INTO page_aliases (alias, page_id) SELECT ?, id FROM pages WHERE url = ?').run(alias, pageUrl);
+      }),
     pageUrlsUnder: (prefix) =>
       guard(() => prepare("SELECT url FROM pages WHERE substr(url, 1, length(?)) = ? ORDER BY url").pluck().all(prefix, prefix) as string[]),
     crawlState: createCrawlState(database),
