@@ -48,8 +48,8 @@ CREATE TABLE page_aliases (
   alias TEXT PRIMARY KEY,
   page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE
 ) WITHOUT ROWID;
-CREATE INDEX page_aliases_by_page ON page_aliases(page_id);
-CREATE INDEX pages_by_content ON pages(content_hash);
+CREATE INDEX IF NOT EXISTS page_aliases_by_page ON page_aliases(page_id);
+CREATE INDEX IF NOT EXISTS pages_by_content ON pages(content_hash);
 
 -- Crawl state: a run's frontier survives an interrupted crawl, so the next one resumes it.
 CREATE TABLE crawl_runs (
@@ -95,7 +95,7 @@ CREATE TABLE page_aliases (
   alias TEXT PRIMARY KEY,
   page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE
 ) WITHOUT ROWID;
-CREATE INDEX page_aliases_by_page ON page_aliases(page_id);
-CREATE INDEX pages_by_content ON pages(content_hash);
+CREATE INDEX IF NOT EXISTS page_aliases_by_page ON page_aliases(page_id);
+CREATE INDEX IF NOT EXISTS pages_by_content ON pages(content_hash);
 `,
 };
