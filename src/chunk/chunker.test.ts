@@ -79,6 +79,7 @@ describe('chunkPage', () => {
         const withoutHeadings = markdown.replace(/^#{1,6} .*$/gm, '');
         // Split prose is rejoined with single spaces and list items with newlines: compare without whitespace.
         expect(squash(bodies)).toBe(squash(withoutHeadings));
+        for (const chunk of chunks) expect(chunk.tokenCount).toBe(tokenizer.count(chunk.text));
       }),
       { numRuns: 200 },
     );

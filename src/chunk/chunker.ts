@@ -28,7 +28,7 @@ export function chunkPage(
 ): Chunk[] {
   const chunks: Chunk[] = [];
   for (const section of splitSections(page.markdown, page.headings)) {
-    for (const text of packSection(section, options)) {
+    for (const { text, tokens } of packSection(section, options)) {
       const ordinal = chunks.length;
       const contentHash = sha256(text);
       chunks.push({
@@ -38,7 +38,7 @@ export function chunkPage(
         ...(section.anchor === undefined ? {} : { anchor: section.anchor }),
         headingPath: section.headingPath,
         text,
-        tokenCount: options.tokenizer.count(text),
+        tokenCount: tokens,
         contentHash,
       });
     }
@@ -46,9 +46,17 @@ export function chunkPage(
   return chunks;
 }
 
-function packSection(section: Section, options: ChunkerOptions): string[] {
+/** The chunks of one section, each with its exact token count. */
+function packSection(section: Section, options: ChunkerOptions): { text: string; tokens: number }[] {
   const { tokenizer, maxTokens } = options;
   const header = section.headingLine ?? '';
+  const blocks = section.blocks.map((block) => block.text.trim()).filter((text) => text !== '');
+  if (blocks.length === 0) return [];
+  // Most sections fit whole: one tokenizer pass instead of one per block and one per chunk.
+  const whole = withHeader(header, blocks.join('\n\n'));
+  const wholeTokens = tokenizer.count(whole);
+  if (wholeTokens <= maxTokens) return [{ text: whole, tokens: wholeTokens }];
+
   const headerTokens = tokenizer.count(header);
   // The heading is repeated on every chunk of its section; leave room for the body anyway.
   const budget = Math.max(maxTokens - headerTokens, Math.floor(maxTokens / 2));
@@ -70,7 +78,7 @@ function packSection(section: Section, options: ChunkerOptions): string[] {
     bodyTokens += piece.tokens;
   }
   if (body !== '') texts.push(withHeader(header, body));
-  return texts;
+  return texts.map((text) => ({ text, tokens: tokenizer.count(text) }));
 }
 
 function withHeader(header: string, body: string): string {

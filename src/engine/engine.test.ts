@@ -80,6 +80,23 @@ describe('engine over a folder of Markdown', () => {
   });
 });
 
+describe('engine.inspect', () => {
+  it('shows the anchors and chunks the index holds for a page, in reading order', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    const page = engine.inspect('https://widget.example/docs/guide/setup#install-the-cli');
+    expect(page).toMatchObject({ url: 'https://widget.example/docs/guide/setup', title: 'Setup', anchors: ['configure-timeouts', 'install-the-cli', 'setup'] });
+    expect(page?.chunks.map((chunk) => [chunk.anchor, chunk.headingPath])).toEqual([
+      ['install-the-cli', ['Setup', 'Install the CLI']],
+      ['configure-timeouts', ['Setup', 'Configure timeouts']],
+    ]);
+    expect(page?.chunks[0]?.tokenCount).toBeGreaterThan(0);
+    expect(engine.inspect('https://widget.example/docs/missing')).toBeUndefined();
+    engine.close();
+  });
+});
+
 describe('engine errors', () => {
   it('refuses to search before any ingest, without creating the index file', () => {
     const { dbPath } = workspace({});

@@ -43,6 +43,14 @@ export interface AskResponse {
   warnings: string[];
 }
 
+/** What the index holds for one page: `citedocs inspect`. */
+export interface PageInspection {
+  url: string;
+  title: string;
+  anchors: string[];
+  chunks: { anchor?: string; headingPath: string[]; text: string; tokenCount: number }[];
+}
+
 export interface EngineDependencies {
   fetch?: FetchLike;
   now?: () => Date;
@@ -54,6 +62,8 @@ export interface Engine {
   search(query: string, options?: SearchOptions): SearchResponse;
   ask(question: string, options?: AskOptions): AskResponse;
   stats(): StoreStats;
+  /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
+  inspect(url: string): PageInspection | undefined;
   close(): void;
 }
 
@@ -153,6 +163,24 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     stats() {
       return readStore().stats();
+    },
+
+    inspect(url) {
+      const store = readStore();
+      const pageUrl = store.resolvePageUrl(url.split('#')[0] ?? url);
+      const page = pageUrl === undefined ? undefined : store.getPage(pageUrl);
+      if (page === undefined) return undefined;
+      return {
+        url: page.url,
+        title: page.title,
+        anchors: [...store.anchorsOf(page.url)].sort(),
+        chunks: store.chunksOf(page.url).map((chunk) => ({
+          ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
+          headingPath: chunk.headingPath,
+          text: chunk.text,
+          tokenCount: chunk.tokenCount,
+        })),
+      };
     },
 
     close() {

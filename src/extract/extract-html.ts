@@ -105,9 +105,9 @@ function promoteApiEntries($: cheerio.CheerioAPI, main: ReturnType<typeof select
     }
     const entry = $(element);
     if (entry.text().trim() === '') return;
-    // Each enclosing definition list that is itself an API entry (a class around its methods) adds a level.
-    const nesting = entry.parentsUntil(main, 'dl').filter((_, list) => $(list).children('dt[id]').length > 0).length;
-    entries.push({ element, level: Math.min(6, sectionLevel + Math.max(nesting, 1)) });
+    // Each enclosing definition (a class around its methods) adds a level.
+    const nesting = entry.parentsUntil(main, 'dd').length;
+    entries.push({ element, level: Math.min(6, sectionLevel + 1 + nesting) });
   });
   for (const { element, level } of entries) {
     const entry = $(element);

@@ -1,7 +1,8 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import { findOne } from 'domutils';
 
-const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
  * The fragment id that lands on this heading, read from the real HTML, in the three places
@@ -27,8 +28,9 @@ export function findHeadingAnchor($: CheerioAPI, heading: Cheerio<Element>): str
   while (ancestor.length > 0 && !ancestor.is('body, html')) {
     const id = ancestor.attr('id');
     if (id) {
-      const first = ancestor.find(HEADINGS).first();
-      return first.get(0) === heading.get(0) ? id : undefined;
+      // The first heading in document order, found without collecting every heading of a big section.
+      const first = findOne((node) => HEADING_TAGS.has(node.tagName), ancestor.get(0)?.children ?? [], true);
+      return first === heading.get(0) ? id : undefined;
     }
     ancestor = ancestor.parent();
   }

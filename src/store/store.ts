@@ -48,6 +48,8 @@ export interface Store {
   pageUrlsUnder(prefix: string): string[];
   /** Crawl runs and their frontiers, so an interrupted crawl resumes where it stopped. */
   readonly crawlState: CrawlStateStore;
+  /** The chunks of a page in reading order. */
+  chunksOf(url: string): Chunk[];
   /** Every fragment id that exists on the page: the anchor map used to check links. */
   anchorsOf(url: string): ReadonlySet<string>;
   /** URLs of the pages that have this anchor. */

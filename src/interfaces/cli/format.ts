@@ -1,4 +1,4 @@
-import type { AskResponse, SearchResponse } from '../../engine/engine.js';
+import type { AskResponse, PageInspection, SearchResponse } from '../../engine/engine.js';
 import type { IngestReport } from '../../engine/ingest.js';
 import type { StoreStats } from '../../store/store.js';
 
@@ -52,4 +52,13 @@ function preview(text: string): string {
 
 function warnings(list: readonly string[]): string[] {
   return list.length === 0 ? [] : ['', ...list.map((warning) => `warning: ${warning}`)];
+}
+
+export function formatInspection(page: PageInspection): string {
+  const lines = [`${page.title}`, page.url, `${page.anchors.length} anchors, ${page.chunks.length} chunks`, ''];
+  page.chunks.forEach((chunk, index) => {
+    lines.push(`${index + 1}. ${chunk.headingPath.join(' › ') || '(before the first heading)'}  #${chunk.anchor ?? ''}  (${chunk.tokenCount} tokens)`);
+    lines.push(`   ${preview(chunk.text)}`);
+  });
+  return lines.join('\n');
 }

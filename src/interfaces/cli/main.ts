@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CitedocsError } from '../../core/errors.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
-import { formatAsk, formatIngest, formatSearch, formatStats } from './format.js';
+import { formatAsk, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { progressReporter } from './progress.js';
 
@@ -142,6 +142,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     try {
       const response = engine.ask(words.join(' '), options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens });
       print(options, response, formatAsk(response));
+    } finally {
+      engine.close();
+    }
+  });
+
+  withCommon(
+    program.command('inspect').description('show what the index holds for a page: its anchors and its chunks').argument('<page-url>', 'URL of an ingested page'),
+  ).action((url: string, options: CommonOptions) => {
+    const engine = engineFor(options);
+    try {
+      const page = engine.inspect(url);
+      if (page === undefined) throw new CitedocsError(`${url} is not in the index at ${engine.config.dbPath}. Check the URL (citedocs search shows the URLs it has) or ingest it first.`);
+      print(options, page, formatInspection(page));
     } finally {
       engine.close();
     }

@@ -114,6 +114,15 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     pageUrlsUnder: (prefix) =>
       guard(() => prepare("SELECT url FROM pages WHERE substr(url, 1, length(?)) = ? ORDER BY url").pluck().all(prefix, prefix) as string[]),
     crawlState: createCrawlState(database),
+    chunksOf: (url) =>
+      guard(() =>
+        (
+          prepare(
+            `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash, 0 AS rank
+               FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = ? ORDER BY c.ordinal`,
+          ).all(url) as ChunkRow[]
+        ).map(chunkOfRow),
+      ),
     anchorsOf: (url) =>
       guard(() => {
         const rows = prepare('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = ?').pluck().all(url) as string[];
@@ -163,19 +172,20 @@ function searchText(prepare: (sql: string) => Database.Statement, query: TextQue
         LIMIT ?`,
     )
     .all(title, headings, text, match, query.limit) as ChunkRow[];
-  return rows.map((row) => ({
-    bm25: -row.rank,
-    chunk: {
-      id: row.chunk_key,
-      pageUrl: row.url,
-      pageTitle: row.page_title,
-      ...(row.anchor === null ? {} : { anchor: row.anchor }),
-      headingPath: JSON.parse(row.heading_path) as string[],
-      text: row.text,
-      tokenCount: row.token_count,
-      contentHash: row.content_hash,
-    },
-  }));
+  return rows.map((row) => ({ bm25: -row.rank, chunk: chunkOfRow(row) }));
+}
+
+function chunkOfRow(row: ChunkRow): Chunk {
+  return {
+    id: row.chunk_key,
+    pageUrl: row.url,
+    pageTitle: row.page_title,
+    ...(row.anchor === null ? {} : { anchor: row.anchor }),
+    headingPath: JSON.parse(row.heading_path) as string[],
+    text: row.text,
+    tokenCount: row.token_count,
+    contentHash: row.content_hash,
+  };
 }
 
 interface PageRow {
