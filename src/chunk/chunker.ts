@@ -53,9 +53,12 @@ function packSection(section: Section, options: ChunkerOptions): { text: string;
   const blocks = section.blocks.map((block) => block.text.trim()).filter((text) => text !== '');
   if (blocks.length === 0) return [];
   // Most sections fit whole: one tokenizer pass instead of one per block and one per chunk.
+  // Text over ~6 characters per token of budget cannot fit: skip the pass that would say so.
   const whole = withHeader(header, blocks.join('\n\n'));
-  const wholeTokens = tokenizer.count(whole);
-  if (wholeTokens <= maxTokens) return [{ text: whole, tokens: wholeTokens }];
+  if (whole.length <= maxTokens * 6) {
+    const wholeTokens = tokenizer.count(whole);
+    if (wholeTokens <= maxTokens) return [{ text: whole, tokens: wholeTokens }];
+  }
 
   const headerTokens = tokenizer.count(header);
   // The heading is repeated on every chunk of its section; leave room for the body anyway.
