@@ -10,7 +10,7 @@ import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store, StoreStats } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
-import type { IngestOptions, IngestReport } from './ingest.js';
+import type { DirectDocument, IngestOptions, IngestReport } from './ingest.js';
 
 export interface SearchOptions {
   limit?: number;
@@ -59,6 +59,10 @@ export interface EngineDependencies {
 export interface Engine {
   readonly config: CitedocsConfig;
   ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
+  /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
+  ingestDocuments(documents: Iterable<DirectDocument>): Promise<IngestReport>;
+  /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
+  countPagesUnder(prefix: string): number;
   search(query: string, options?: SearchOptions): SearchResponse;
   ask(question: string, options?: AskOptions): AskResponse;
   stats(): StoreStats;
@@ -115,6 +119,28 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         writer?.close();
         writer = undefined;
       }
+    },
+
+    async ingestDocuments(documents) {
+      reader?.close();
+      reader = undefined;
+      try {
+        const { ingestDocuments } = await import('./ingest.js');
+        return await ingestDocuments(documents, {
+          config,
+          openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
+          tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
+          ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+        });
+      } finally {
+        writer?.close();
+        writer = undefined;
+      }
+    },
+
+    countPagesUnder(prefix) {
+      if (!existsSync(config.dbPath)) return 0;
+      return readStore().pageUrlsUnder(prefix).length;
     },
 
     search(query, options = {}) {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
 import type { Page, SourceItem, Tokenizer } from '../core/types.js';
 import { crawl } from '../sources/crawl/crawler.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
@@ -243,3 +244,35 @@ let extractor: Promise<typeof ExtractDocument> | undefined;
 let chunker: Promise<typeof ChunkPage> | undefined;
 const loadExtractor = () => (extractor ??= import('./extract-document.js').then((module) => module.extractDocument));
 const loadChunker = () => (chunker ??= import('../chunk/chunker.js').then((module) => module.chunkPage));
+
+/** A document given directly (an evaluation corpus, a library caller's own pages). */
+export interface DirectDocument {
+  url: string;
+  title: string;
+  markdown: string;
+}
+
+/** Chunks and stores documents given as Markdown, one transaction each; unchanged ones are skipped. */
+export async function ingestDocuments(documents: Iterable<DirectDocument>, dependencies: Pick<IngestDependencies, 'config' | 'openStore' | 'tokenizer' | 'now'>): Promise<IngestReport> {
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, errors: [], interrupted: false };
+  const chunk = await loadChunker();
+  const tokenizer = await dependencies.tokenizer();
+  const now = (dependencies.now ?? (() => new Date()))().toISOString();
+  const store = dependencies.openStore();
+  for (const document of documents) {
+    const contentHash = sha256(`${document.title}\n${document.markdown}`);
+    report.pages += 1;
+    report.fetched += 1;
+    const stored = store.getPage(document.url);
+    if (stored?.contentHash === contentHash) {
+      report.unchanged += 1;
+      report.chunks += stored.chunkCount;
+      continue;
+    }
+    const page: Page = { url: document.url, canonicalUrl: document.url, title: document.title, markdown: document.markdown, headings: [], anchors: [], contentHash, fetchedAt: now, source: 'local' };
+    const chunks = chunk(page, { maxTokens: dependencies.config.chunk.maxTokens, tokenizer });
+    report[store.upsertPage(page, chunks)] += 1;
+    report.chunks += chunks.length;
+  }
+  return report;
+}

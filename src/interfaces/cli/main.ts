@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CitedocsError } from '../../core/errors.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
+import { type EvalFlags, formatEval, runEval } from './eval-command.js';
 import { formatAsk, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { progressReporter } from './progress.js';
@@ -158,6 +159,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       engine.close();
     }
+  });
+
+  withCommon(
+    program
+      .command('eval')
+      .description('measure retrieval quality: nDCG@10, recall@k, MRR@10, hit@k (page and page#anchor), latency')
+      .option('--qrels <folder>', 'a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)')
+      .option('--split <name>', 'which qrels file of a BEIR folder', 'test')
+      .option('--questions <file.jsonl>', 'docs questions: {"qid","query","gold":["page.html#anchor"]} per line')
+      .option('--site <url>', 'the site the gold paths of --questions are relative to (crawled unless --db already holds it)')
+      .option('--baseline <file.json>', 'compare with a saved run')
+      .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results'),
+  ).action(async (options: CommonOptions & EvalFlags) => {
+    const file = readConfigFile(options.config, io.cwd);
+    const dbPath = options.db ?? io.env['CITEDOCS_DB'];
+    const output = await runEval(options, dbPath, (path) => createEngine({ ...file, dbPath: path }), (line) => {
+      if (options.quiet !== true && options.json !== true) io.stderr(`${line}\n`);
+    });
+    print(options, output, formatEval(output));
   });
 
   withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action((options: CommonOptions) => {

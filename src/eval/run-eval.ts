@@ -1,0 +1,113 @@
+import type { Engine } from '../engine/engine.js';
+import type { BeirDataset, DocsQuestion } from './datasets.js';
+import { distinct, hitAt, mean, ndcgAt, percentile, recallAt, reciprocalRankAt } from './metrics.js';
+
+export interface EvalReport {
+  dataset: string;
+  queries: number;
+  metrics: Record<string, number>;
+  /** Per-query detail: what was asked, what was relevant, what came back first. */
+  perQuery: { id: string; query: string; relevant: string[]; top: string[] }[];
+}
+
+/** Candidates looked at per query: enough for recall@40 after duplicates collapse. */
+const DEPTH = 100;
+const NO_BUDGET = 100_000_000;
+
+/**
+ * BEIR: every corpus document is one page `corpus:<id>`; a query's ranking is the distinct
+ * documents of its ranked passages. Graded nDCG@10 from the qrels.
+ */
+export function evaluateBeir(engine: Engine, dataset: BeirDataset): EvalReport {
+  const rows = dataset.queries.map((query) => {
+    const started = performance.now();
+    const { results } = engine.search(query.text, { limit: DEPTH, maxTokens: NO_BUDGET });
+    const latencyMs = performance.now() - started;
+    const ranked = distinct(results.map((result) => decodeURIComponent(result.url.replace(/^corpus:/, '').split('#')[0] ?? '')));
+    const relevance = dataset.qrels.get(query.id) ?? new Map<string, number>();
+    const relevant = new Set(relevance.keys());
+    return { id: query.id, query: query.text, relevant: [...relevant], ranked, relevance, latencyMs };
+  });
+  const metric = (score: (row: (typeof rows)[number]) => number) => round(mean(rows.map(score)));
+  return {
+    dataset: dataset.name,
+    queries: rows.length,
+    metrics: {
+      'ndcg@10': metric((row) => ndcgAt(10, row.ranked, row.relevance)),
+      'recall@5': metric((row) => recallAt(5, row.ranked, new Set(row.relevant))),
+      'recall@10': metric((row) => recallAt(10, row.ranked, new Set(row.relevant))),
+      'recall@40': metric((row) => recallAt(40, row.ranked, new Set(row.relevant))),
+      'mrr@10': metric((row) => reciprocalRankAt(10, row.ranked, new Set(row.relevant))),
+      'hit@5': metric((row) => hitAt(5, row.ranked, new Set(row.relevant))),
+      'pageHit@5': metric((row) => hitAt(5, row.ranked, new Set(row.relevant))),
+      latencyP50Ms: round(percentile(rows.map((row) => row.latencyMs), 0.5), 1),
+      latencyP95Ms: round(percentile(rows.map((row) => row.latencyMs), 0.95), 1),
+    },
+    perQuery: rows.map((row) => ({ id: row.id, query: row.query, relevant: row.relevant, top: row.ranked.slice(0, 5) })),
+  };
+}
+
+/**
+ * Docs questions: gold entries are `page#anchor` paths relative to the site URL. A section
+ * hit needs the page and the anchor; a page hit the page only.
+ */
+export function evaluateQuestions(engine: Engine, questions: readonly DocsQuestion[], siteUrl: string, name: string): EvalReport {
+  const site = siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`;
+  const rows = questions.map((question) => {
+    const started = performance.now();
+    const { results } = engine.search(question.query, { limit: DEPTH, maxTokens: NO_BUDGET });
+    const latencyMs = performance.now() - started;
+    const sections = distinct(results.map((result) => normalise(result.url.startsWith(site) ? result.url.slice(site.length) : result.url)));
+    const pages = distinct(sections.map(pageOf));
+    const gold = new Set(question.gold.map(normalise));
+    const goldPages = new Set([...gold].map(pageOf));
+    return { id: question.qid, query: question.query, gold, goldPages, sections, pages, latencyMs };
+  });
+  const metric = (score: (row: (typeof rows)[number]) => number) => round(mean(rows.map(score)));
+  const binary = (set: ReadonlySet<string>) => new Map([...set].map((id) => [id, 1]));
+  return {
+    dataset: name,
+    queries: rows.length,
+    metrics: {
+      'ndcg@10': metric((row) => ndcgAt(10, row.sections, binary(row.gold))),
+      'recall@5': metric((row) => recallAt(5, row.sections, row.gold)),
+      'recall@10': metric((row) => recallAt(10, row.sections, row.gold)),
+      'recall@40': metric((row) => recallAt(40, row.sections, row.gold)),
+      'mrr@10': metric((row) => reciprocalRankAt(10, row.sections, row.gold)),
+      'hit@1': metric((row) => hitAt(1, row.sections, row.gold)),
+      'hit@5': metric((row) => hitAt(5, row.sections, row.gold)),
+      'hit@10': metric((row) => hitAt(10, row.sections, row.gold)),
+      'pageHit@1': metric((row) => hitAt(1, row.pages, row.goldPages)),
+      'pageHit@5': metric((row) => hitAt(5, row.pages, row.goldPages)),
+      'pageHit@10': metric((row) => hitAt(10, row.pages, row.goldPages)),
+      'pageMrr@10': metric((row) => reciprocalRankAt(10, row.pages, row.goldPages)),
+      latencyP50Ms: round(percentile(rows.map((row) => row.latencyMs), 0.5), 1),
+      latencyP95Ms: round(percentile(rows.map((row) => row.latencyMs), 0.95), 1),
+    },
+    perQuery: rows.map((row) => ({ id: row.id, query: row.query, relevant: [...row.gold], top: row.sections.slice(0, 5) })),
+  };
+}
+
+/** `a/index.html#x` and `a/#x` are one page; fragments compared decoded. */
+function normalise(path: string): string {
+  const [page = '', fragment] = path.split('#', 2);
+  const folder = page.replace(/(^|\/)index\.html?$/i, '$1');
+  return fragment === undefined || fragment === '' ? folder : `${folder}#${safeDecode(fragment)}`;
+}
+
+function pageOf(section: string): string {
+  return section.split('#')[0] ?? section;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function round(value: number, digits = 4): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
