@@ -17,7 +17,7 @@ export interface ExtractedHtml {
 }
 
 /** Header-link glyphs generators append to headings (Sphinx ¶, Docusaurus #, GitHub 🔗). */
-const GLYPH_ONLY = /^[\s¶#§🔗]*$/u;
+const GLYPH_ONLY = /^[\s\u200b¶#§🔗]*$/u;
 
 let convert: ((html: string) => string) | undefined;
 
@@ -45,6 +45,11 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
     headings.push({ level: Number(element.tagName.slice(1)), text, ...(anchor === undefined ? {} : { anchor }) });
   });
 
+  // Permalink glyphs outside headings too (rustdoc's §, Docusaurus' zero-width links): their ids are already recorded.
+  main.find('a[href^="#"]').each((_, element) => {
+    const link = $(element);
+    if (GLYPH_ONLY.test(link.text()) && link.find('img').length === 0) link.remove();
+  });
   // Link tooltips repeat nearby text in every passage and cost tokens: links keep their text only.
   main.find('a[title]').removeAttr('title');
   main.find('a[href]').each((_, element) => {
@@ -86,7 +91,7 @@ function resolveUrl(href: string, baseUrl: string): string | undefined {
 }
 
 function clean(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[\s¶§🔗]+$/u, '').trim();
+  return text.replace(/[\s\u200b]+/g, ' ').replace(/[\s¶§🔗]+$/u, '').trim();
 }
 
 /**

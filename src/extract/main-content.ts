@@ -5,15 +5,29 @@ import type { AnyNode, Element } from 'domhandler';
 const CHROME_SELECTORS = [
   'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'form', 'button',
   'nav', 'aside', 'footer', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]',
-  '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs',
+  '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs', '.skip-link', '.skip-to-content',
+  '.edit-this-page', '.prev-next', '.table-of-contents',
   '.navheader', '.navfooter', // DocBook (PostgreSQL)
-  '.sphinxsidebar', '.related', '.footer', // Sphinx (Python)
+  '.sphinxsidebar', '.related', '.footer', // Sphinx classic (Python)
+  '.wy-nav-side', '.wy-breadcrumbs', '.rst-footer-buttons', // Sphinx, Read the Docs theme
+  '.sidebar-drawer', '.toc-drawer', '.related-pages', // Sphinx, Furo
+  '.bd-sidebar', '.bd-sidebar-primary', '.bd-sidebar-secondary', '.prev-next-area', // Sphinx, PyData theme
   '#column2', '#toc-picker', '#gtoc', // Node.js API docs (#column2 is the nav, #column1 the content)
-  '.edit-this-page', '.theme-edit-this-page', '.pagination-nav', '.prev-next', '.skip-link', '.skip-to-content', '.md-skip',
+  '.theme-doc-toc-desktop', '.theme-doc-toc-mobile', '.theme-doc-breadcrumbs', '.theme-doc-footer', '.theme-edit-this-page', '.pagination-nav', // Docusaurus
+  '.md-header', '.md-sidebar', '.md-footer', '.md-content__button', '.md-source-file', '.md-feedback', '.md-skip', // MkDocs Material
+  '.VPNav', '.VPSidebar', '.VPDocAside', '.VPDocFooter', '.VPLocalNav', // VitePress
+  '.nextra-toc', '.nextra-sidebar-container', '.nextra-breadcrumb', // Nextra
+  'rustdoc-search', '.out-of-band', '.rightside', 'summary.hideme', // rustdoc
+  '.top-nav', '.sub-nav', '.bottom-nav', // Javadoc
 ];
 
-/** Candidates for the main content, most specific first. */
+/** Candidates for the main content: generator-specific containers first, then generic ones. */
 const MAIN_SELECTORS = [
+  '.theme-doc-markdown', // Docusaurus
+  'article.md-content__inner', // MkDocs Material
+  '.vp-doc', // VitePress
+  '.nextra-content', // Nextra
+  'section#main-content', // rustdoc
   'main', '[role=main]', 'article', '#apicontent', 'div.body', '.markdown-body', '.rst-content',
   '#main-content', '#content', '.content', '.document',
 ];

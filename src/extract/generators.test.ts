@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { extractHtml } from './extract-html.js';
+
+/**
+ * Page shapes of the documentation generators people use, reduced to their structure: where
+ * the content sits, where the ids sit, and the chrome around them (which must not survive).
+ */
+const CHROME = ['Sidebar item', 'On this page', 'Edit this page', 'Previous', 'Next', 'Copyright', 'Search docs', 'source'];
+
+function expectClean(markdown: string) {
+  for (const word of CHROME) expect(markdown, word).not.toContain(word);
+  expect(markdown).not.toMatch(/\[\s*\u200b?\s*\]\(/);
+}
+
+describe('extraction per documentation generator', () => {
+  it('Docusaurus: content in .theme-doc-markdown, ids on headings, zero-width hash links dropped', () => {
+    const html = `<html><body><nav class="navbar"><a href="/">Search docs</a></nav><div class="main-wrapper"><aside class="theme-doc-sidebar-container"><ul class="menu"><li><a href="/docs/a">Sidebar item</a></li></ul></aside>
+      <main class="docMainContainer"><div class="row"><div class="col docItemCol"><article><nav class="theme-doc-breadcrumbs" aria-label="Breadcrumbs"><a href="/">Home</a></nav>
+      <div class="theme-doc-markdown markdown"><header><h1>Installation</h1></header><p>Install the package.</p>
+      <h2 class="anchor anchorWithStickyNavbar_abc" id="requirements">Requirements<a href="#requirements" class="hash-link" aria-label="Direct link to Requirements" title="Direct link to Requirements">\u200b</a></h2><p>Node 20 or later.</p></div>
+      <footer class="theme-doc-footer"><a href="https://github.com/x/edit/main/docs/a.md">Edit this page</a></footer></article>
+      <nav class="pagination-nav"><a class="pagination-nav__link--prev" href="/docs/x">Previous</a><a href="/docs/y">Next</a></nav></div>
+      <div class="col col--3"><div class="tableOfContents theme-doc-toc-desktop"><ul class="table-of-contents"><li><a href="#requirements">On this page</a></li></ul></div></div></div></main></div>
+      <footer class="footer">Copyright 2026</footer></body></html>`;
+    const result = extractHtml(html, 'https://d.example/docs/installation');
+    expect(result.title).toBe('Installation');
+    expect(result.headings).toEqual([{ level: 1, text: 'Installation' }, { level: 2, text: 'Requirements', anchor: 'requirements' }]);
+    expect(result.markdown).toBe('# Installation\n\nInstall the package.\n\n## Requirements\n\nNode 20 or later.');
+    expectClean(result.markdown);
+  });
+
+  it('MkDocs Material: content in article.md-content__inner, ¶ header links dropped', () => {
+    const html = `<html><body><header class="md-header"><a>Search docs</a></header><div class="md-container"><main class="md-main"><div class="md-main__inner">
+      <div class="md-sidebar md-sidebar--primary"><nav class="md-nav"><a href="a/">Sidebar item</a></nav></div>
+      <div class="md-sidebar md-sidebar--secondary"><nav class="md-nav md-nav--secondary"><label>On this page</label></nav></div>
+      <div class="md-content"><article class="md-content__inner md-typeset"><a href="https://github.com/x/edit/main/docs/index.md" title="Edit this page" class="md-content__button md-icon">e</a>
+      <h1 id="configuration">Configuration</h1><p>Settings live in <code>mkdocs.yml</code>.</p>
+      <h2 id="theme">Theme<a class="headerlink" href="#theme" title="Permanent link">¶</a></h2><p>Pick a theme.</p></article></div></div></main>
+      <footer class="md-footer"><nav class="md-footer__inner"><a class="md-footer__link--prev">Previous</a></nav><div class="md-copyright">Copyright</div></footer></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/config/');
+    expect(result.headings).toEqual([{ level: 1, text: 'Configuration', anchor: 'configuration' }, { level: 2, text: 'Theme', anchor: 'theme' }]);
+    expect(result.markdown).toBe('# Configuration\n\nSettings live in `mkdocs.yml`.\n\n## Theme\n\nPick a theme.');
+    expectClean(result.markdown);
+  });
+
+  it('VitePress: content in .vp-doc, header anchors dropped, aside outline and doc footer gone', () => {
+    const html = `<html><body><div id="app"><div class="Layout"><header class="VPNav"><a>Search docs</a></header><aside class="VPSidebar"><a href="/guide/">Sidebar item</a></aside>
+      <div class="VPContent"><div class="VPDoc"><div class="aside"><div class="VPDocAside"><nav class="VPDocAsideOutline"><div class="outline-title">On this page</div></nav></div></div>
+      <div class="content"><main class="main"><div class="vp-doc _guide_getting-started"><div>
+      <h1 id="getting-started" tabindex="-1">Getting Started <a class="header-anchor" href="#getting-started" aria-label="Permalink to &quot;Getting Started&quot;">\u200b</a></h1>
+      <div class="language-sh vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">sh</span><pre class="shiki"><code><span class="line">npm add -D vitepress</span></code></pre></div>
+      </div></div></main><footer class="VPDocFooter"><div class="edit-link"><a href="https://github.com/x/edit">Edit this page on GitHub</a></div><nav class="prev-next"><a>Previous</a><a>Next</a></nav></footer></div></div></div></div></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/guide/getting-started');
+    expect(result.headings).toEqual([{ level: 1, text: 'Getting Started', anchor: 'getting-started' }]);
+    expect(result.markdown).toContain('```sh\nnpm add -D vitepress\n```');
+    expectClean(result.markdown);
+  });
+
+  it('rustdoc: methods anchored on their <section id>, § anchors and "source" links dropped', () => {
+    const html = `<html><body><nav class="sidebar"><a href="#">Sidebar item</a></nav><main><div class="width-limiter"><rustdoc-search></rustdoc-search>
+      <section id="main-content" class="content"><div class="main-heading"><h1>Struct <a class="mod" href="../index.html">std</a>::<a class="struct" href="#">Vec</a><button id="copy-path">Copy item path</button></h1>
+      <span class="out-of-band"><a class="src" href="../src/vec.rs.html">source</a></span></div>
+      <details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>A contiguous growable array type.</p></div></details>
+      <h2 id="implementations" class="section-header">Implementations<a href="#implementations" class="anchor">§</a></h2>
+      <details class="toggle method-toggle" open><summary><section id="method.new" class="method"><a class="src rightside" href="../src/vec.rs.html#1">source</a><h4 class="code-header">pub const fn <a href="#method.new" class="fn">new</a>() -&gt; Vec&lt;T&gt;</h4></section></summary>
+      <div class="docblock"><p>Constructs a new, empty <code>Vec&lt;T&gt;</code>.</p></div></details></section></div></main></body></html>`;
+    const result = extractHtml(html, 'https://doc.example/std/vec/struct.Vec.html');
+    expect(result.headings).toEqual([
+      { level: 1, text: 'Struct std::Vec', anchor: 'main-content' },
+      { level: 2, text: 'Implementations', anchor: 'implementations' },
+      { level: 4, text: 'pub const fn new() -> Vec<T>', anchor: 'method.new' },
+    ]);
+    expect(result.markdown).toContain('Constructs a new, empty `Vec<T>`.');
+    expect(result.markdown).not.toContain('§');
+    expectClean(result.markdown);
+  });
+
+  it('Javadoc: member details anchored on <section id="add(E)">, navigation bars gone', () => {
+    const html = `<html><body><header role="banner"><nav role="navigation"><div class="top-nav"><a href="#">Sidebar item</a></div><div class="sub-nav"><a>Search docs</a></div></nav></header>
+      <div class="flex-content"><main role="main"><div class="header"><div class="sub-title">Package java.util</div><h1 title="Class ArrayList" class="title">Class ArrayList&lt;E&gt;</h1></div>
+      <section class="method-details" id="method-detail"><h2>Method Details</h2><ul class="member-list"><li><section class="detail" id="add(E)"><h3>add</h3>
+      <div class="member-signature"><span class="modifiers">public</span> boolean add(E e)</div><div class="block">Appends the specified element to the end of this list.</div></section></li></ul></section></main>
+      <footer role="contentinfo"><p>Copyright 1993, 2026</p></footer></div></body></html>`;
+    const result = extractHtml(html, 'https://docs.example/api/java/util/ArrayList.html');
+    expect(result.title).toBe('Class ArrayList<E>');
+    expect(result.headings).toEqual([
+      { level: 1, text: 'Class ArrayList<E>' },
+      { level: 2, text: 'Method Details', anchor: 'method-detail' },
+      { level: 3, text: 'add', anchor: 'add(E)' },
+    ]);
+    expect(result.markdown).toContain('Appends the specified element to the end of this list.');
+    expectClean(result.markdown);
+  });
+
+  it('Sphinx with the Read the Docs theme: .rst-content, breadcrumbs and footer buttons gone', () => {
+    const html = `<html><body><nav class="wy-nav-side"><div class="wy-side-scroll"><a>Search docs</a><a href="a.html">Sidebar item</a></div></nav>
+      <section class="wy-nav-content-wrap"><div class="wy-nav-content"><div class="rst-content"><div role="navigation" aria-label="Page navigation"><ul class="wy-breadcrumbs"><li><a href="index.html">Docs</a></li></ul></div>
+      <div role="main" class="document"><div class="section" id="quickstart"><h1>Quickstart<a class="headerlink" href="#quickstart" title="Permalink to this heading">¶</a></h1><p>Run the tool.</p></div></div>
+      <footer><div class="rst-footer-buttons" role="navigation"><a href="prev.html" class="btn">Previous</a><a href="next.html">Next</a></div><div role="contentinfo"><p>Copyright 2026.</p></div></footer></div></div></section></body></html>`;
+    const result = extractHtml(html, 'https://proj.example/en/latest/quickstart.html');
+    expect(result.headings).toEqual([{ level: 1, text: 'Quickstart', anchor: 'quickstart' }]);
+    expect(result.markdown).toBe('# Quickstart\n\nRun the tool.');
+    expectClean(result.markdown);
+  });
+});
