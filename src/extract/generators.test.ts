@@ -103,3 +103,18 @@ describe('extraction per documentation generator', () => {
     expectClean(result.markdown);
   });
 });
+
+describe('extraction of a page of no known generator', () => {
+  it('finds the article with Readability, keeping heading ids, dropping menus and footers', () => {
+    const html = `<html><head><title>Widgets</title></head><body><div class="topbar">${['Home', 'A', 'B', 'C', 'D', 'E', 'F', 'G'].map((name) => `<a href="/${name}">${name}</a>`).join(' ')}</div>
+      <div class="wrap"><div class="left"><ul><li><a href="/x">Sidebar item one</a></li><li><a href="/y">Sidebar item two</a></li></ul></div>
+      <div class="post"><h1 id="widgets">Configuring widgets</h1><p>${'Widgets are configured in the widgets file. '.repeat(10)}</p>
+      <h2 id="timeouts">Timeouts</h2><p>${'Set the timeout option to change how long a widget waits. '.repeat(8)}</p><pre><code class="language-js">widget.timeout = 30;</code></pre></div></div>
+      <div class="bottom">Copyright Widgets Inc</div></body></html>`;
+    const result = extractHtml(html, 'https://w.example/widgets.html');
+    expect(result.headings).toContainEqual({ level: 2, text: 'Timeouts', anchor: 'timeouts' });
+    expect(result.markdown).toContain('```js\nwidget.timeout = 30;\n```');
+    expectClean(result.markdown);
+    expect(result.markdown).not.toContain('Sidebar item');
+  });
+});

@@ -1,4 +1,6 @@
+import { Readability } from '@mozilla/readability';
 import type { Cheerio, CheerioAPI } from 'cheerio';
+import { parseHTML } from 'linkedom';
 import type { AnyNode, Element } from 'domhandler';
 
 /** Chrome that is never documentation: navigation, banners, footers, sidebars, scripts. */
@@ -47,8 +49,32 @@ export function selectMainContent($: CheerioAPI): Cheerio<Element> {
     // A "main" that holds a sliver of the page is a widget, not the content.
     if (textLength($, candidate) >= Math.min(200, bodyTextLength * 0.3)) return candidate as Cheerio<Element>;
   }
+  // DocBook (PostgreSQL) puts its content straight in <body>, between the navigation tables removed above.
+  const generator = $('meta[name="generator"]').attr('content') ?? '';
+  if (!/docbook/i.test(generator)) {
+    const article = readableContent($.html());
+    if (article !== undefined) {
+      body.empty().append(article);
+      return body;
+    }
+  }
   pruneLinkLists($, body);
   return body;
+}
+
+/**
+ * Mozilla Readability (over linkedom) for pages of no known generator: the article it finds,
+ * as HTML, when it finds one of some length. It keeps the elements' ids, so anchors survive.
+ */
+function readableContent(html: string): string | undefined {
+  try {
+    const { document } = parseHTML(html);
+    const article = new Readability(document as unknown as Document, { keepClasses: true, charThreshold: 200 }).parse();
+    if (article?.content == null || (article.textContent ?? '').trim().length < 200) return undefined;
+    return article.content;
+  } catch {
+    return undefined; // a page Readability cannot read falls back to the link-density pruning
+  }
 }
 
 function textLength($: CheerioAPI, element: Cheerio<AnyNode>): number {
