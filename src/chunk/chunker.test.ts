@@ -18,9 +18,10 @@ describe('chunkPage', () => {
     expect(chunks.map((chunk) => [chunk.anchor, chunk.headingPath])).toEqual([
       ['guide', ['Guide']],
       ['install', ['Guide', 'Install']],
-      ['install', ['Guide', 'Install', 'Notes']],
       ['configure', ['Guide', 'Configure']],
     ]);
+    // "Notes" has no id: it links to Install's anchor anyway, so it is one passage with Install.
+    expect(chunks[1]?.text).toBe('## Install\n\nSteps.\n\n### Notes\n\nNo id here.');
     expect(chunks.every((chunk) => chunk.pageUrl === 'https://d.example/p.html')).toBe(true);
   });
 
@@ -71,11 +72,11 @@ describe('chunkPage', () => {
   const document = fc.array(block, { minLength: 1, maxLength: 25 }).map((blocks) => blocks.join('\n\n'));
   const squash = (text: string) => text.replace(/\s+/g, '');
 
-  it('loses no text and duplicates none: the chunk bodies, in order, are the page minus its heading lines (property)', () => {
+  it('loses no text and duplicates none: the chunk texts, in order and without heading lines, are the page without them (property)', () => {
     fc.assert(
       fc.property(document, fc.integer({ min: 40, max: 400 }), (markdown, maxTokens) => {
         const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
-        const bodies = chunks.map((chunk) => chunk.text.replace(/^#{1,6} [^\n]*\n\n/, '')).join('');
+        const bodies = chunks.map((chunk) => chunk.text.replace(/^#{1,6} .*$/gm, '')).join('');
         const withoutHeadings = markdown.replace(/^#{1,6} .*$/gm, '');
         // Split prose is rejoined with single spaces and list items with newlines: compare without whitespace.
         expect(squash(bodies)).toBe(squash(withoutHeadings));
@@ -83,6 +84,30 @@ describe('chunkPage', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('stays within the budget unless a chunk holds an indivisible block, and is deterministic (property)', () => {
+    fc.assert(
+      fc.property(document, fc.integer({ min: 40, max: 400 }), (markdown, maxTokens) => {
+        const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
+        for (const chunk of chunks) {
+          if (chunk.tokenCount > maxTokens) expect(chunk.text, `${chunk.tokenCount} > ${maxTokens}`).toMatch(/```|\|.*\||^- /m);
+        }
+        expect(chunkPage(page(markdown), { maxTokens, tokenizer })).toEqual(chunks);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('repeats whole sentences of the previous chunk when overlap is asked, within the budget', () => {
+    const sentences = Array.from({ length: 30 }, (_, index) => `Sentence ${index} is about topic ${index}.`).join(' ');
+    const chunks = chunkPage(page(`## Topics\n\n${sentences}`), { maxTokens: 60, overlapTokens: 12, tokenizer });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (let index = 1; index < chunks.length; index += 1) {
+      const previousLast = /Sentence \d+ is about topic \d+\.$/.exec(chunks[index - 1]?.text ?? '')?.[0];
+      expect(chunks[index]?.text).toContain(`## Topics\n\n${previousLast}`);
+      expect(chunks[index]?.tokenCount).toBeLessThanOrEqual(60);
+    }
   });
 
   it('never splits a fenced code block or a table (property)', () => {

@@ -5,6 +5,8 @@ import { type Block, type Section, splitSections } from './sections.js';
 export interface ChunkerOptions {
   /** Target size; a code block, table or list item larger than this becomes its own chunk. */
   maxTokens: number;
+  /** Tokens of whole sentences or blocks repeated from the previous chunk of a split section. */
+  overlapTokens?: number;
   tokenizer: Tokenizer;
 }
 
@@ -13,6 +15,8 @@ interface Piece {
   text: string;
   tokens: number;
   joiner: string;
+  /** Repeated from the previous chunk (overlap), not new text. */
+  repeated?: boolean;
 }
 
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -27,7 +31,7 @@ export function chunkPage(
   options: ChunkerOptions,
 ): Chunk[] {
   const chunks: Chunk[] = [];
-  for (const section of splitSections(page.markdown, page.headings)) {
+  for (const section of mergeSmallSections(splitSections(page.markdown, page.headings), options.maxTokens)) {
     for (const { text, tokens } of packSection(section, options)) {
       const ordinal = chunks.length;
       const contentHash = sha256(text);
@@ -66,22 +70,84 @@ function packSection(section: Section, options: ChunkerOptions): { text: string;
   const pieces = section.blocks.flatMap((block) => piecesOf(block, budget, tokenizer));
   if (pieces.length === 0) return [];
 
-  const texts: string[] = [];
-  let body = '';
+  // Pack by the pieces' own counts (plus one token per joiner), then check each chunk's exact
+  // count: joining can shift a token, and a chunk over the budget gives back its last piece.
+  const groups: Piece[][] = [];
+  let current: Piece[] = [];
   let bodyTokens = 0;
   for (const piece of pieces) {
     // A short lead-in (a caption, "For example:") stays with the oversized block it introduces.
     const keepWithNext = piece.tokens > budget && bodyTokens < budget / 4;
-    if (body !== '' && bodyTokens + piece.tokens > budget && !keepWithNext) {
-      texts.push(withHeader(header, body));
-      body = '';
-      bodyTokens = 0;
+    if (current.length > 0 && bodyTokens + piece.tokens + 1 > budget && !keepWithNext) {
+      groups.push(current);
+      current = overlapOf(current, Math.min(options.overlapTokens ?? 0, budget - piece.tokens - 1));
+      bodyTokens = current.reduce((sum, part) => sum + part.tokens + 1, 0);
     }
-    body = body === '' ? piece.text : body + piece.joiner + piece.text;
-    bodyTokens += piece.tokens;
+    current.push(piece);
+    bodyTokens += piece.tokens + 1;
   }
-  if (body !== '') texts.push(withHeader(header, body));
-  return texts.map((text) => ({ text, tokens: tokenizer.count(text) }));
+  if (current.length > 0) groups.push(current);
+
+  const chunks: { text: string; tokens: number }[] = [];
+  while (groups.length > 0) {
+    const group = groups.shift() as Piece[];
+    let text = withHeader(header, joinPieces(group));
+    let tokens = tokenizer.count(text);
+    while (tokens > maxTokens && group.length > 1 && !group.some((piece) => piece.tokens > budget)) {
+      groups.unshift([{ ...(group.pop() as Piece), repeated: false }]);
+      text = withHeader(header, joinPieces(group));
+      tokens = tokenizer.count(text);
+    }
+    // Overlap alone, once the new text moved on, would only repeat the previous chunk.
+    if (!group.every((piece) => piece.repeated === true)) chunks.push({ text, tokens });
+  }
+  return chunks;
+}
+
+function joinPieces(pieces: readonly Piece[]): string {
+  return pieces.map((piece, index) => (index === 0 ? piece.text : piece.joiner + piece.text)).join('');
+}
+
+/** The last whole pieces of a chunk that fit in `tokens`: repeated at the start of the next one. */
+function overlapOf(pieces: readonly Piece[], tokens: number): Piece[] {
+  const kept: Piece[] = [];
+  let total = 0;
+  for (let index = pieces.length - 1; index >= 0 && tokens > 0; index -= 1) {
+    const piece = pieces[index] as Piece;
+    if (total + piece.tokens > tokens) break;
+    kept.unshift({ ...piece, repeated: true });
+    total += piece.tokens;
+  }
+  return kept;
+}
+
+/**
+ * Consecutive small sections that link to the same anchor (a heading without an id of its
+ * own, like a "Note", under its parent's anchor) are one passage: merging them loses no
+ * precision in citations and gives the small one its context. Estimated by characters.
+ */
+function mergeSmallSections(sections: readonly Section[], maxTokens: number): Section[] {
+  const merged: Section[] = [];
+  const size = (section: Section) => (section.headingLine?.length ?? 0) + section.blocks.reduce((sum, block) => sum + block.text.length + 2, 0);
+  for (const section of sections) {
+    const previous = merged.at(-1);
+    if (previous !== undefined && previous.anchor === section.anchor && previous.blocks.length > 0 && size(previous) + size(section) <= maxTokens * 3) {
+      merged[merged.length - 1] = {
+        ...previous,
+        headingPath: commonPrefix(previous.headingPath, section.headingPath),
+        blocks: [...previous.blocks, ...(section.headingLine === undefined ? [] : [{ kind: 'other' as const, text: section.headingLine }]), ...section.blocks],
+      };
+      continue;
+    }
+    merged.push(section);
+  }
+  return merged;
+}
+
+function commonPrefix(a: readonly string[], b: readonly string[]): string[] {
+  const prefix: string[] = [];
+  for (let index = 0; index < Math.min(a.length, b.length) && a[index] === b[index]; index += 1) prefix.push(a[index] as string);
+  return prefix.length > 0 ? prefix : [...a];
 }
 
 function withHeader(header: string, body: string): string {

@@ -55,6 +55,8 @@ export const configSchema = z.object({
     .object({
       /** Target chunk size in tokens; a single code block or table row larger than this stays whole. */
       maxTokens: z.number().int().min(32).default(400),
+      /** Tokens of whole sentences or blocks repeated from the previous chunk when a section splits. */
+      overlapTokens: z.number().int().min(0).default(0),
     })
     .prefault({}),
   retrieve: z

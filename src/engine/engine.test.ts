@@ -66,6 +66,20 @@ describe('engine over a folder of Markdown', () => {
     engine.close();
   });
 
+  it('chunks every page again when the chunking settings change, once', async () => {
+    const long = Array.from({ length: 40 }, (_, index) => `Sentence ${index} explains the widget option number ${index}.`).join(' ');
+    const { docs, dbPath } = workspace({ 'a.md': `# A\n\n## Options\n\n${long}`, 'b.md': '# B\n\nShort.' });
+    const first = createEngine({ dbPath });
+    const before = await first.ingest(docs);
+    first.close();
+    const smaller = createEngine({ dbPath, chunk: { maxTokens: 64 } });
+    const again = await smaller.ingest(docs);
+    expect(again).toMatchObject({ changed: 2, unchanged: 0 });
+    expect(again.chunks).toBeGreaterThan(before.chunks);
+    expect(await smaller.ingest(docs)).toMatchObject({ changed: 0, unchanged: 2, chunks: again.chunks });
+    smaller.close();
+  });
+
   it('honours the token budget and the limit of a search', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });

@@ -26,6 +26,8 @@ export interface IngestOptions {
   urlStyle?: Exclude<UrlStyle, 'source'>;
   /** Called with each page read (fetched or from disk), e.g. to export them as JSON lines. */
   onPage?: (page: Page) => void;
+  /** Download every page again, without conditional requests (the stored chunks are out of date). */
+  refetch?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
 }
@@ -86,7 +88,12 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   };
   const now = dependencies.now ?? (() => new Date());
 
-  for await (const item of openSource(input, options, dependencies, progress)) {
+  // Chunks made with other settings (size, overlap, tokenizer) are made again, page by page.
+  const chunking = chunkingKey(config);
+  const existing = dependencies.existingStore();
+  const rechunk = existing !== undefined && existing.pageUrlsUnder('').length > 0 && existing.getMeta('chunking') !== chunking;
+  const source = openSource(input, { ...options, ...(rechunk ? { refetch: true } : {}) }, dependencies, progress);
+  for await (const item of source) {
     const store = dependencies.openStore();
     switch (item.kind) {
       case 'error':
@@ -117,8 +124,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
           store.addAlias(twin, page.url);
           break;
         }
-        const chunks = stored?.contentHash === page.contentHash ? [] : (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, tokenizer: await dependencies.tokenizer() });
-        const outcome = store.upsertPage(page, chunks);
+        const chunks = stored?.contentHash === page.contentHash && !rechunk ? [] : (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+        const outcome = store.upsertPage(page, chunks, { rechunked: rechunk });
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
@@ -129,6 +136,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
+  const complete = !report.interrupted && report.stopped === undefined && report.queued === undefined;
+  if (report.pages > 0 && (complete || !rechunk)) dependencies.openStore().setMeta('chunking', chunking);
   return report;
 }
 
@@ -185,7 +194,8 @@ function crawlSite(
     known: (url) => {
       const page = existing()?.getPage(url);
       if (page === undefined) return undefined;
-      return { links: page.links, contentHash: page.contentHash, ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) };
+      const validators = options.refetch === true ? {} : { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) };
+      return { links: page.links, contentHash: page.contentHash, ...validators };
     },
     knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix) ?? [],
     frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),
@@ -253,26 +263,37 @@ export interface DirectDocument {
 }
 
 /** Chunks and stores documents given as Markdown, one transaction each; unchanged ones are skipped. */
-export async function ingestDocuments(documents: Iterable<DirectDocument>, dependencies: Pick<IngestDependencies, 'config' | 'openStore' | 'tokenizer' | 'now'>): Promise<IngestReport> {
+export async function ingestDocuments(
+  documents: Iterable<DirectDocument>,
+  dependencies: Pick<IngestDependencies, 'config' | 'openStore' | 'tokenizer' | 'now'>,
+): Promise<IngestReport> {
   const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, errors: [], interrupted: false };
   const chunk = await loadChunker();
   const tokenizer = await dependencies.tokenizer();
   const now = (dependencies.now ?? (() => new Date()))().toISOString();
   const store = dependencies.openStore();
+  const chunking = chunkingKey(dependencies.config);
+  const rechunk = store.getMeta('chunking') !== chunking;
   for (const document of documents) {
     const contentHash = sha256(`${document.title}\n${document.markdown}`);
     report.pages += 1;
     report.fetched += 1;
     const stored = store.getPage(document.url);
-    if (stored?.contentHash === contentHash) {
+    if (stored?.contentHash === contentHash && !rechunk) {
       report.unchanged += 1;
       report.chunks += stored.chunkCount;
       continue;
     }
     const page: Page = { url: document.url, canonicalUrl: document.url, title: document.title, markdown: document.markdown, headings: [], anchors: [], contentHash, fetchedAt: now, source: 'local' };
-    const chunks = chunk(page, { maxTokens: dependencies.config.chunk.maxTokens, tokenizer });
-    report[store.upsertPage(page, chunks)] += 1;
+    const chunks = chunk(page, { maxTokens: dependencies.config.chunk.maxTokens, overlapTokens: dependencies.config.chunk.overlapTokens, tokenizer });
+    report[store.upsertPage(page, chunks, { rechunked: rechunk })] += 1;
     report.chunks += chunks.length;
   }
+  store.setMeta('chunking', chunking);
   return report;
+}
+
+/** What the stored chunks depend on besides the page: a change means chunking again. */
+function chunkingKey(config: CitedocsConfig): string {
+  return JSON.stringify({ maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, encoding: config.tokenizer.encoding, chunker: 2 });
 }

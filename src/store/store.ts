@@ -29,8 +29,14 @@ export interface StoreStats {
  */
 export interface Store {
   readonly path: string;
-  /** Replaces the page and its chunks and anchors, unless its content hash is unchanged. */
-  upsertPage(page: Page, chunks: readonly Chunk[]): UpsertOutcome;
+  /**
+   * Replaces the page and its chunks and anchors, unless its content hash is unchanged
+   * (then only its validators are refreshed), or `rechunked` says its chunks changed anyway.
+   */
+  upsertPage(page: Page, chunks: readonly Chunk[], options?: { rechunked?: boolean }): UpsertOutcome;
+  /** A value the index keeps about itself (how it was chunked, …). */
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
   searchText(query: TextQuery): TextHit[];
   /** The stored page with this URL (exact, fragment-free), if any. */
   getPage(url: string): StoredPage | undefined;

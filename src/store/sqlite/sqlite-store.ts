@@ -47,10 +47,10 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     return true;
   });
 
-  const upsert = database.transaction((page: Page, chunks: readonly Chunk[]): UpsertOutcome => {
+  const upsert = database.transaction((page: Page, chunks: readonly Chunk[], rechunked: boolean): UpsertOutcome => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
     const existing = statements.findPage.get(page.url) as { id: number; content_hash: string } | undefined;
-    if (existing?.content_hash === page.contentHash) {
+    if (existing?.content_hash === page.contentHash && !rechunked) {
       statements.refreshPage.run(page.fetchedAt, page.etag ?? null, page.lastModified ?? null, JSON.stringify(page.links ?? []), existing.id);
       for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, existing.id);
       return 'unchanged';
@@ -90,7 +90,12 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
 
   return {
     path,
-    upsertPage: (page, chunks) => guard(() => upsert(page, chunks)),
+    upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true)),
+    getMeta: (key) => guard(() => prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined),
+    setMeta: (key, value) =>
+      guard(() => {
+        prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+      }),
     searchText: (query) => guard(() => searchText(prepare, query)),
     getPage: (url) => guard(() => getPage(prepare, url)),
     resolvePageUrl: (url) =>
