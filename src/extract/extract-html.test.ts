@@ -109,6 +109,6 @@ describe('extractHtml API entries', () => {
       { level: 3, text: 'class json.JSONDecoder', anchor: 'json.JSONDecoder' },
       { level: 4, text: 'decode(s)', anchor: 'json.JSONDecoder.decode' },
     ]);
-    expect(markdown).toContain('### json.dumps(*obj*)\n\nSerialize *obj* to a JSON formatted str.');
+    expect(markdown).toContain('### json.dumps(obj)\n\nSerialize *obj* to a JSON formatted str.');
   });
 });

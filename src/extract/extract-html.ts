@@ -116,6 +116,8 @@ function promoteApiEntries($: cheerio.CheerioAPI, main: ReturnType<typeof select
   });
   for (const { element, level } of entries) {
     const entry = $(element);
-    entry.replaceWith($(`<h${level}></h${level}>`).attr('id', entry.attr('id') ?? '').attr('data-api-entry', '').append(entry.contents()));
+    // The signature as plain text: `json.dumps(obj, *, skipkeys=False)`, not a heading full of emphasis.
+    const signature = clean(entry.text());
+    entry.replaceWith($(`<h${level}></h${level}>`).attr('id', entry.attr('id') ?? '').text(signature));
   }
 }
