@@ -51,6 +51,21 @@ describe('crawl rules', () => {
     expect(paths(server)).toEqual(['/robots.txt']);
   });
 
+  it('obeys the robots.txt of the origin the start URL redirects to, and reads no sitemap of another host', async () => {
+    const other = await site({ '/private/list.xml': '<urlset></urlset>' });
+    const target = await site({
+      '/robots.txt': text(`User-agent: *\nDisallow: /docs/secret.html\nSitemap: ${other.base}/private/list.xml\n`),
+      '/docs/': page('Home', ['secret.html', 'open.html']),
+      '/docs/secret.html': page('Secret'),
+      '/docs/open.html': page('Open'),
+    });
+    const start = await site({ '/docs/': { status: 301, location: `${target.base}/docs/` } });
+    const { pages } = await run(crawl(options(`${start.base}/docs/`)));
+    expect(pages).toEqual([`${target.base}/docs/`, `${target.base}/docs/open.html`]);
+    expect(paths(target)).not.toContain('/docs/secret.html');
+    expect(paths(other)).toEqual([]);
+  });
+
   it('finds pages nothing links to through the sitemap named in robots.txt and llms.txt, keeping only in-scope ones', async () => {
     const server = await site({
       '/robots.txt': (request, response) => void response.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: http://${request.headers.host}/maps/docs.xml\n`),

@@ -98,7 +98,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   };
 
   const startUrl = pageUrlOf(options.startUrl);
-  const robots: RobotsPolicy = options.respectRobots === false ? { isAllowed: () => true, sitemaps: [] } : await loadRobots(startUrl, fetchOptions);
+  let robots: RobotsPolicy = options.respectRobots === false ? { isAllowed: () => true, sitemaps: [] } : await loadRobots(startUrl, fetchOptions);
   if (robots.blocked !== undefined) throw new SourceError(`Could not crawl ${options.startUrl}: ${robots.blocked}.`, options.startUrl);
   if (!robots.isAllowed(startUrl)) {
     throw new SourceError(`Could not crawl ${options.startUrl}: the site's robots.txt disallows it for the user agent "${options.userAgent}".`, options.startUrl);
@@ -109,6 +109,11 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   }
   // Scope comes from where the start page really is, after redirects (`/docs` → `/docs/`).
   const scope = createScope(first.kind === 'document' ? first.url : startUrl, { ...(options.include ? { include: options.include } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) });
+  // A start page that redirected to another origin (http → https, apex → www) is governed by that origin's robots.txt.
+  if (options.respectRobots !== false && scope.origin !== new URL(startUrl).origin) {
+    robots = await loadRobots(scope.origin, fetchOptions);
+    if (robots.blocked !== undefined) throw new SourceError(`Could not crawl ${options.startUrl}: ${robots.blocked}.`, options.startUrl);
+  }
   const delayMs = Math.max(options.delayMs, Math.min(robots.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS));
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
 

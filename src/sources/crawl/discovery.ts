@@ -14,7 +14,8 @@ export interface Discovery {
  */
 export async function discoverListedPages(scope: CrawlScope, robots: RobotsPolicy, options: FetchPageOptions & { maxUrls: number }): Promise<Discovery> {
   const defaults = [new URL('/sitemap.xml', scope.origin).href, `${scope.prefix}sitemap.xml`];
-  const sitemaps = await readSitemaps([...robots.sitemaps, ...defaults], options);
+  // Sitemaps are read on the crawled origin only: robots.txt must not send citedocs to other hosts.
+  const sitemaps = await readSitemaps([...robots.sitemaps, ...defaults], { ...options, origin: scope.origin });
   const urls = new Set(sitemaps.urls);
   for (const llmsUrl of new Set([`${scope.prefix}llms.txt`, new URL('/llms.txt', scope.origin).href])) {
     const fetched = await fetchPage(llmsUrl, options);

@@ -28,6 +28,8 @@ export interface FetchPageOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Accept XML (sitemaps); pages are HTML, Markdown or text only. */
   acceptXml?: boolean;
+  /** Read the body as text whatever its media type (robots.txt). */
+  anyType?: boolean;
 }
 
 export type FetchedPage =
@@ -104,7 +106,7 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
     return done({ kind: 'failed', url, status: response.status, message: `GET ${url} returned HTTP ${response.status}` });
   }
   const contentType = response.headers.get('content-type') ?? '';
-  const format = formatOf(contentType, url, options.acceptXml === true);
+  const format = options.anyType === true ? 'text' : formatOf(contentType, url, options.acceptXml === true);
   if (format === undefined) {
     await response.body?.cancel();
     return done({ kind: 'failed', url, message: `GET ${url} is ${contentType || 'of no declared type'}, not HTML, Markdown or text; skipped` });

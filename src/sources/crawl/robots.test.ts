@@ -40,6 +40,21 @@ describe('loadRobots (RFC 9309)', () => {
     expect(robots.sitemaps).toEqual(['https://docs.example/sitemap.xml']);
   });
 
+  it('reads robots.txt whatever its Content-Type, and governs its own origin only', async () => {
+    const { robots, base } = await robotsFor({ '/robots.txt': { status: 200, type: 'application/octet-stream', body: 'User-agent: *\nDisallow: /docs/private/\n' } });
+    expect(robots.blocked).toBeUndefined();
+    expect(robots.isAllowed(`${base}/docs/private/a.html`)).toBe(false);
+    expect(robots.isAllowed(`${base}/docs/public.html`)).toBe(true);
+    expect(robots.isAllowed('http://other.example/docs/public.html')).toBe(false);
+  });
+
+  it('treats a robots.txt that redirects too often as unavailable: no restrictions', async () => {
+    const hops = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [index === 0 ? '/robots.txt' : `/r${index}`, { status: 302, location: `/r${index + 1}` }]));
+    const { robots, base } = await robotsFor(hops);
+    expect(robots.blocked).toBeUndefined();
+    expect(robots.isAllowed(`${base}/docs/a.html`)).toBe(true);
+  });
+
   it('allows everything when robots.txt is missing (4xx)', async () => {
     const { robots, base } = await robotsFor({});
     expect(robots.blocked).toBeUndefined();

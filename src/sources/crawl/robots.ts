@@ -26,9 +26,12 @@ export interface RobotsPolicy {
  */
 export async function loadRobots(origin: string, options: FetchPageOptions): Promise<RobotsPolicy> {
   const robotsUrl = new URL('/robots.txt', origin).href;
-  const fetched = await fetchPage(robotsUrl, { ...options, maxRedirects: Math.min(options.maxRedirects, 5) });
+  // Read as text whatever its media type, at most 500 KiB (RFC 9309 §2.5), at most 5 redirects.
+  const fetched = await fetchPage(robotsUrl, { ...options, maxRedirects: Math.min(options.maxRedirects, 5), maxBytes: MAX_ROBOTS_BYTES, anyType: true });
   if (fetched.kind === 'failed') {
-    if (fetched.status !== undefined && fetched.status >= 400 && fetched.status < 500) return { isAllowed: () => true, sitemaps: [] };
+    // Unavailable (4xx, too many redirects, too large): no restrictions. Unreachable (5xx, network): none allowed.
+    const unreachable = fetched.status === undefined ? !/redirect|over the .*limit/.test(fetched.message) : fetched.status >= 500;
+    if (!unreachable) return { isAllowed: () => true, sitemaps: [] };
     const blocked = fetched.status === undefined
       ? `${fetched.message}. Check the URL and that the site is up (for a folder of files, pass its path instead)`
       : `${fetched.message}; until robots.txt can be read the site counts as disallowed (RFC 9309), so try again later`;
@@ -38,10 +41,29 @@ export async function loadRobots(origin: string, options: FetchPageOptions): Pro
   const robots = robotsParser(robotsUrl, fetched.body);
   const agent = options.userAgent;
   const delaySeconds = robots.getCrawlDelay(agent);
+  const ownOrigin = new URL(origin).origin;
+  const decisions = new Map<string, boolean>();
   return {
-    // A URL of another origin is not governed by this file (the parser answers undefined).
-    isAllowed: (url) => robots.isAllowed(url, agent) !== false,
+    // This file governs its own origin only: a URL of another origin is not allowed by it.
+    isAllowed: (url) => {
+      let decision = decisions.get(url);
+      if (decision === undefined) {
+        decision = sameOrigin(url, ownOrigin) && robots.isAllowed(url, agent) !== false;
+        decisions.set(url, decision);
+      }
+      return decision;
+    },
     ...(delaySeconds === undefined ? {} : { crawlDelayMs: delaySeconds * 1000 }),
     sitemaps: robots.getSitemaps(),
   };
+}
+
+const MAX_ROBOTS_BYTES = 500 * 1024;
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
 }

@@ -13,7 +13,10 @@ export interface SitemapDiscovery {
  * Page URLs listed in sitemaps, following sitemap indexes (at most `maxSitemaps` files and
  * `maxUrls` URLs, so a hostile index cannot make the crawl unbounded).
  */
-export async function readSitemaps(sitemapUrls: readonly string[], options: FetchPageOptions & { maxUrls: number; maxSitemaps?: number }): Promise<SitemapDiscovery> {
+export async function readSitemaps(
+  sitemapUrls: readonly string[],
+  options: FetchPageOptions & { maxUrls: number; maxSitemaps?: number; /** Sitemaps of other origins are skipped. */ origin?: string },
+): Promise<SitemapDiscovery> {
   const queue = [...new Set(sitemapUrls)];
   const visited = new Set<string>();
   const urls = new Set<string>();
@@ -23,6 +26,10 @@ export async function readSitemaps(sitemapUrls: readonly string[], options: Fetc
     const sitemapUrl = queue.shift() as string;
     if (visited.has(sitemapUrl)) continue;
     visited.add(sitemapUrl);
+    if (options.origin !== undefined && new URL(sitemapUrl).origin !== options.origin) {
+      problems.push({ url: sitemapUrl, message: `${sitemapUrl} is on another host than the crawl (${options.origin}); not read` });
+      continue;
+    }
     const fetched = await fetchPage(sitemapUrl, { ...options, acceptXml: true });
     if (fetched.kind !== 'document') {
       // A missing default sitemap.xml is normal, not a problem worth reporting.
