@@ -95,7 +95,7 @@ describe('chunkPage', () => {
         }
         expect(chunkPage(page(markdown), { maxTokens, tokenizer })).toEqual(chunks);
       }),
-      { numRuns: 150 },
+      { numRuns: 400 },
     );
   });
 
@@ -120,7 +120,7 @@ describe('chunkPage', () => {
         const tables = markdown.match(/\| a \| b \|\n\| --- \| --- \|(\n\|.*\|)+/g) ?? [];
         for (const table of tables) expect(chunks.some((chunk) => chunk.text.includes(table))).toBe(true);
       }),
-      { numRuns: 150 },
+      { numRuns: 400 },
     );
   });
 });

@@ -66,7 +66,8 @@ function packSection(section: Section, options: ChunkerOptions): { text: string;
 
   const headerTokens = tokenizer.count(header);
   // The heading is repeated on every chunk of its section; leave room for the body anyway.
-  const budget = Math.max(maxTokens - headerTokens, Math.floor(maxTokens / 2));
+  // The heading and the blank line after it come first in every chunk of the section.
+  const budget = Math.max(maxTokens - headerTokens - (header === '' ? 0 : 1), Math.floor(maxTokens / 2));
   const pieces = section.blocks.flatMap((block) => piecesOf(block, budget, tokenizer));
   if (pieces.length === 0) return [];
 

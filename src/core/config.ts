@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 
 /** The one source of truth for every knob and its default. Units are in the names. */
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   /** Path of the SQLite index file. */
   dbPath: z.string().min(1).default('./citedocs.db'),
   tokenizer: z
-    .object({
+    .strictObject({
       /** tiktoken encoding of the target LLM: o200k_base (GPT-4o and later), cl100k_base (GPT-4, GPT-3.5). */
       encoding: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
     })
     .prefault({}),
   crawl: z
-    .object({
+    .strictObject({
       /** Requests at most in one crawl (a resumed crawl counts those of the interrupted run). */
       maxPages: z.number().int().positive().default(10_000),
       /** Links followed from the start page at most; unset: no limit. */
@@ -42,7 +42,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   local: z
-    .object({
+    .strictObject({
       /**
        * How a Markdown file's path becomes its published URL: `clean` → base/a/b,
        * `slash` → base/a/b/, `html` → base/a/b.html. `a/b.md`, `a/b.mdx` and `a/b/index.md`
@@ -52,7 +52,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   chunk: z
-    .object({
+    .strictObject({
       /** Target chunk size in tokens; a single code block or table row larger than this stays whole. */
       maxTokens: z.number().int().min(32).default(400),
       /** Tokens of whole sentences or blocks repeated from the previous chunk when a section splits. */
@@ -60,12 +60,12 @@ export const configSchema = z.object({
     })
     .prefault({}),
   retrieve: z
-    .object({
+    .strictObject({
       /** Candidates retrieved before selection. */
       topK: z.number().int().positive().default(40),
       /** BM25 column weights (SQLite FTS5 `bm25()`): page title, heading path, text. */
       fieldWeights: z
-        .object({
+        .strictObject({
           title: z.number().min(0).default(2),
           headings: z.number().min(0).default(4),
           text: z.number().min(0).default(1),
@@ -74,7 +74,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   select: z
-    .object({
+    .strictObject({
       /** Passages returned at most. */
       finalK: z.number().int().positive().default(8),
       /** Token budget of all selected passages together, counted with the target tokenizer. */
@@ -82,7 +82,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   answer: z
-    .object({
+    .strictObject({
       /** Sentences quoted at most in an extractive answer. */
       maxSentences: z.number().int().positive().default(5),
     })
@@ -100,7 +100,8 @@ export function parseConfig(input: unknown, origin = 'configuration'): CitedocsC
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? '' : ` at "${issue.path.join('.')}"`;
-    throw new ConfigError(`Invalid ${origin}${where}: ${issue?.message ?? result.error.message}. Fix the value or remove it to use the default.`);
+    const unknown = issue?.code === 'unrecognized_keys' ? ' (the known keys are listed in docs/configuration.md)' : '';
+    throw new ConfigError(`Invalid ${origin}${where}: ${issue?.message ?? result.error.message}${unknown}. Fix the value or remove it to use the default.`);
   }
   return result.data;
 }

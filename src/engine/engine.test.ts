@@ -136,6 +136,35 @@ describe('engine errors', () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it('says so when passages match but none fits the token budget', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    const { results, warnings } = engine.search('timeout', { maxTokens: 3 });
+    expect(results).toEqual([]);
+    expect(warnings[0]).toMatch(/^\d+ passages match, but none fits the budget of 3 tokens \(the smallest has \d+\); raise --max-tokens\.$/);
+    engine.close();
+  });
+
+  it('refuses an unknown configuration key, naming it and the file', () => {
+    expect(() => createEngine({ crawl: { maxpages: 1 } } as never, { configOrigin: 'citedocs.config.json' })).toThrow(/Invalid citedocs.config.json at "crawl".*maxpages/);
+  });
+
+  it('refuses a start URL that cannot be parsed as a usage error', async () => {
+    const { dbPath } = workspace({});
+    const engine = createEngine({ dbPath });
+    await expect(engine.ingest('https://exa mple.com/docs/')).rejects.toThrow(new UsageError('Cannot ingest https://exa mple.com/docs/: it is not a valid URL. Give a start URL like https://example.com/docs/.'));
+  });
+
+  it('reports a page that cannot be chunked and ingests the others', async () => {
+    const { docs, dbPath } = workspace({ 'a.md': '# A\n\nFine.', 'b.md': `${'> '.repeat(5000)}deep`, 'c.md': '# C\n\nAlso fine.' });
+    const engine = createEngine({ dbPath });
+    const report = await engine.ingest(docs);
+    expect(report.pages).toBe(2);
+    expect(report.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Could not chunk file:.*b\.md: /) })]);
+    engine.close();
+  });
+
   it('says when nothing matches', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });

@@ -52,6 +52,8 @@ export interface PageInspection {
 }
 
 export interface EngineDependencies {
+  /** Where the configuration came from (a file path), named in configuration errors. */
+  configOrigin?: string;
   fetch?: FetchLike;
   now?: () => Date;
 }
@@ -73,7 +75,7 @@ export interface Engine {
 
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
-  const config = parseConfig(configInput);
+  const config = parseConfig(configInput, dependencies.configOrigin);
   let tokenizer: Promise<Tokenizer> | undefined;
   let reader: Store | undefined;
   let writer: Store | undefined;
@@ -92,10 +94,14 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const text = query.trim();
     if (text === '') throw new UsageError('The question is empty. Ask something, like: citedocs ask "how do I create an index"');
     const store = readStore();
-    if (store.stats().chunks === 0) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
+    if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
     const candidates = retrieveLexical(store, text, { topK: Math.max(config.retrieve.topK, limit), fieldWeights: config.retrieve.fieldWeights });
     const selection = selectCandidates(candidates, { limit, maxTotalTokens: maxTokens });
     const warnings = candidates.length === 0 ? [`No passage in the index matches "${text}".`] : [];
+    if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
+      const smallest = Math.min(...candidates.map((candidate) => candidate.chunk.tokenCount));
+      warnings.push(`${candidates.length} passages match, but none fits the budget of ${maxTokens} tokens (the smallest has ${smallest}); raise --max-tokens.`);
+    }
     return { selection, warnings };
   };
 

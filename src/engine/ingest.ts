@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
-import type { Page, SourceItem, Tokenizer } from '../core/types.js';
+import type { Chunk, Page, SourceItem, Tokenizer } from '../core/types.js';
 import { crawl } from '../sources/crawl/crawler.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
@@ -93,8 +93,14 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   const existing = dependencies.existingStore();
   const rechunk = existing !== undefined && existing.pageUrlsUnder('').length > 0 && existing.getMeta('chunking') !== chunking;
   const source = openSource(input, { ...options, ...(rechunk ? { refetch: true } : {}) }, dependencies, progress);
+  let chunkingRecorded = false;
   for await (const item of source) {
     const store = dependencies.openStore();
+    // Nothing to re-chunk: record the settings now, so even a killed run leaves them right.
+    if (!rechunk && !chunkingRecorded) {
+      store.setMeta('chunking', chunking);
+      chunkingRecorded = true;
+    }
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
@@ -124,7 +130,16 @@ export async function ingest(input: string, options: IngestOptions, dependencies
           store.addAlias(twin, page.url);
           break;
         }
-        const chunks = stored?.contentHash === page.contentHash && !rechunk ? [] : (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+        let chunks: Chunk[] = [];
+        try {
+          if (stored?.contentHash !== page.contentHash || rechunk) {
+            chunks = (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+          }
+        } catch (error) {
+          // One page that cannot be chunked (pathological Markdown) is reported; the others go on.
+          report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
+          break;
+        }
         const outcome = store.upsertPage(page, chunks, { rechunked: rechunk });
         report[outcome] += 1;
         report.pages += 1;
@@ -136,8 +151,9 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
+  // After a re-chunk, only a complete run may say every page is chunked the new way.
   const complete = !report.interrupted && report.stopped === undefined && report.queued === undefined;
-  if (report.pages > 0 && (complete || !rechunk)) dependencies.openStore().setMeta('chunking', chunking);
+  if (rechunk && complete && report.pages > 0) dependencies.openStore().setMeta('chunking', chunking);
   return report;
 }
 
@@ -148,7 +164,10 @@ function openSource(
   progress: (fetched: number, queued: number) => void,
 ): AsyncIterable<SourceItem> {
   const { config } = dependencies;
-  if (/^https?:\/\//i.test(input)) return crawlSite(input, options, dependencies, progress);
+  if (/^https?:\/\//i.test(input)) {
+    if (!URL.canParse(input) || new URL(input).hostname === '') throw new UsageError(`Cannot ingest ${input}: it is not a valid URL. Give a start URL like https://example.com/docs/.`);
+    return crawlSite(input, options, dependencies, progress);
+  }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
     throw new UsageError(`Cannot ingest ${input}: only http(s) URLs and local folders are supported.`);
   }

@@ -1,4 +1,6 @@
 import * as cheerio from 'cheerio';
+import type { Cheerio } from 'cheerio';
+import { selectAll } from 'css-select';
 import type { Element } from 'domhandler';
 import type { Heading } from '../core/types.js';
 import { collectPageAnchors, findHeadingAnchor } from './heading-anchors.js';
@@ -33,7 +35,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const main = selectMainContent($);
   promoteApiEntries($, main);
   const headings: Heading[] = [];
-  main.find('h1, h2, h3, h4, h5, h6').each((_, element) => {
+  within($, main, 'h1, h2, h3, h4, h5, h6').each((_, element) => {
     const heading = $(element);
     const anchor = findHeadingAnchor($, heading);
     heading.find('a').each((_, link) => {
@@ -46,13 +48,13 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   });
 
   // Permalink glyphs outside headings too (rustdoc's §, Docusaurus' zero-width links): their ids are already recorded.
-  main.find('a[href^="#"]').each((_, element) => {
+  within($, main, 'a[href^="#"]').each((_, element) => {
     const link = $(element);
     if (GLYPH_ONLY.test(link.text()) && link.find('img').length === 0) link.remove();
   });
   // Link tooltips repeat nearby text in every passage and cost tokens: links keep their text only.
-  main.find('a[title]').removeAttr('title');
-  main.find('a[href]').each((_, element) => {
+  within($, main, 'a[title]').removeAttr('title');
+  within($, main, 'a[href]').each((_, element) => {
     const link = $(element);
     const absolute = resolveUrl(link.attr('href') ?? '', baseUrl);
     if (absolute !== undefined) link.attr('href', absolute);
@@ -62,6 +64,15 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const markdown = convert($.html(main));
   const firstH1 = headings.find((heading) => heading.level === 1)?.text;
   return { title: firstH1 ?? (documentTitle || pageUrl), markdown, headings, anchors, links, ...(canonical === undefined ? {} : { canonical }) };
+}
+
+/**
+ * The elements under `root` matching a selector, in document order. css-select on the one
+ * root element: cheerio's .find() deduplicates against every child, quadratic on flat pages.
+ */
+function within($: cheerio.CheerioAPI, root: Cheerio<Element>, selector: string): Cheerio<Element> {
+  const node = root.get(0);
+  return $(node === undefined ? [] : selectAll(selector, node));
 }
 
 function collectLinks($: cheerio.CheerioAPI, baseUrl: string): string[] {
@@ -103,7 +114,7 @@ function clean(text: string): string {
 function promoteApiEntries($: cheerio.CheerioAPI, main: ReturnType<typeof selectMainContent>): void {
   let sectionLevel = 1;
   const entries: { element: Element; level: number }[] = [];
-  main.find('h1, h2, h3, h4, h5, h6, dt[id]').each((_, element) => {
+  within($, main, 'h1, h2, h3, h4, h5, h6, dt[id]').each((_, element) => {
     if (element.tagName !== 'dt') {
       sectionLevel = Number(element.tagName.slice(1));
       return;

@@ -112,7 +112,8 @@ describe('extraction of a page of no known generator', () => {
       <h2 id="timeouts">Timeouts</h2><p>${'Set the timeout option to change how long a widget waits. '.repeat(8)}</p><pre><code class="language-js">widget.timeout = 30;</code></pre></div></div>
       <div class="bottom">Copyright Widgets Inc</div></body></html>`;
     const result = extractHtml(html, 'https://w.example/widgets.html');
-    expect(result.headings).toContainEqual({ level: 2, text: 'Timeouts', anchor: 'timeouts' });
+    expect(result.title).toBe('Configuring widgets');
+    expect(result.headings).toEqual([{ level: 1, text: 'Configuring widgets', anchor: 'widgets' }, { level: 2, text: 'Timeouts', anchor: 'timeouts' }]);
     expect(result.markdown).toContain('```js\nwidget.timeout = 30;\n```');
     expectClean(result.markdown);
     expect(result.markdown).not.toContain('Sidebar item');

@@ -54,7 +54,10 @@ export function selectMainContent($: CheerioAPI): Cheerio<Element> {
   if (!/docbook/i.test(generator)) {
     const article = readableContent($.html());
     if (article !== undefined) {
-      body.empty().append(article);
+      // Readability takes the <h1> out as the article's title: put it back, with its id.
+      const h1 = $('body h1').first();
+      const title = h1.length > 0 ? $.html(h1) : '';
+      body.empty().append(title).append(article);
       return body;
     }
   }

@@ -61,6 +61,8 @@ export interface Store {
   /** URLs of the pages that have this anchor. */
   pagesWithAnchor(anchor: string): string[];
   stats(): StoreStats;
+  /** Whether any chunk is stored: cheap, unlike stats(). */
+  hasChunks(): boolean;
   close(): void;
 }
 

@@ -4,9 +4,9 @@ import { ConfigError } from '../../core/errors.js';
 export const DEFAULT_CONFIG_FILE = 'citedocs.config.json';
 
 /** Reads the JSON config file: the one given, or ./citedocs.config.json when present. */
-export function readConfigFile(path: string | undefined, cwd: string): Record<string, unknown> {
+export function readConfigFile(path: string | undefined, cwd: string): { values: Record<string, unknown>; path?: string } {
   const file = path ?? `${cwd}/${DEFAULT_CONFIG_FILE}`;
-  if (path === undefined && !existsSync(file)) return {};
+  if (path === undefined && !existsSync(file)) return { values: {} };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -16,7 +16,7 @@ export function readConfigFile(path: string | undefined, cwd: string): Record<st
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    return parsed as Record<string, unknown>;
+    return { values: parsed as Record<string, unknown>, path: file };
   } catch (error) {
     throw new ConfigError(`The config file ${file} is not a JSON object (${error instanceof Error ? error.message : String(error)}). Fix its syntax.`, { cause: error });
   }

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { UsageError } from '../../core/errors.js';
 import type { Engine } from '../../engine/engine.js';
 import { loadBeir, loadQuestions } from '../../eval/datasets.js';
@@ -30,6 +31,8 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
     throw new UsageError('Give either --qrels <BEIR folder> or --questions <file.jsonl> --site <url>.');
   }
   if (flags.questions !== undefined && flags.site === undefined) throw new UsageError('--questions needs --site <url>: the gold paths are relative to it.');
+  // Read the baseline first: a bad file should not cost a whole evaluation run.
+  const baseline = flags.baseline === undefined ? undefined : { file: flags.baseline, metrics: readBaseline(flags.baseline) };
   const scratch = dbPath === undefined ? mkdtempSync(join(tmpdir(), 'citedocs-eval-')) : undefined;
   const engine = makeEngine(dbPath ?? join(scratch as string, 'eval.db'));
   try {
@@ -56,7 +59,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
     }
     const { dbPath: _dbPath, ...config } = engine.config;
     const output: EvalOutput = { dataset: report.dataset, queries: report.queries, metrics: report.metrics, config, ...(ingest === undefined ? {} : { ingest }) };
-    if (flags.baseline !== undefined) output.baseline = { file: flags.baseline, metrics: readBaseline(flags.baseline) };
+    if (baseline !== undefined) output.baseline = baseline;
     if (flags.saveBaseline !== undefined) writeFileSync(flags.saveBaseline, `${JSON.stringify({ ...output, baseline: undefined, perQuery: report.perQuery }, null, 2)}\n`);
     return output;
   } finally {
@@ -67,9 +70,15 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
 
 function readBaseline(file: string): Record<string, number> {
   if (!existsSync(file)) throw new UsageError(`The baseline ${file} does not exist. Save one with --save-baseline.`);
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { metrics?: Record<string, number> };
-  if (parsed.metrics === undefined) throw new UsageError(`${file} is not a citedocs eval baseline (no "metrics").`);
-  return parsed.metrics;
+  let parsed: { metrics?: unknown };
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as { metrics?: unknown };
+  } catch (error) {
+    throw new UsageError(`The baseline ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Save one with --save-baseline.`, { cause: error });
+  }
+  const metrics = z.record(z.string(), z.number()).safeParse(parsed.metrics);
+  if (!metrics.success) throw new UsageError(`${file} is not a citedocs eval baseline (no "metrics" of numbers). Save one with --save-baseline.`);
+  return metrics.data;
 }
 
 /** A metrics table; with a baseline, a column of differences. */

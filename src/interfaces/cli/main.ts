@@ -57,8 +57,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const engineFor = (options: CommonOptions): Engine => {
     const file = readConfigFile(options.config, io.cwd);
-    const dbPath = options.db ?? io.env['CITEDOCS_DB'] ?? (typeof file['dbPath'] === 'string' ? file['dbPath'] : undefined) ?? './citedocs.db';
-    return createEngine({ ...file, dbPath });
+    const dbPath = options.db ?? io.env['CITEDOCS_DB'] ?? (typeof file.values['dbPath'] === 'string' ? file.values['dbPath'] : undefined) ?? './citedocs.db';
+    return createEngine({ ...file.values, dbPath }, file.path === undefined ? {} : { configOrigin: file.path });
   };
   const print = (options: CommonOptions, json: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(json, null, 2) : human}\n`);
 
@@ -174,7 +174,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   ).action(async (options: CommonOptions & EvalFlags) => {
     const file = readConfigFile(options.config, io.cwd);
     const dbPath = options.db ?? io.env['CITEDOCS_DB'];
-    const output = await runEval(options, dbPath, (path) => createEngine({ ...file, dbPath: path }), (line) => {
+    const output = await runEval(options, dbPath, (path) => createEngine({ ...file.values, dbPath: path }, file.path === undefined ? {} : { configOrigin: file.path }), (line) => {
       if (options.quiet !== true && options.json !== true) io.stderr(`${line}\n`);
     });
     print(options, output, formatEval(output));

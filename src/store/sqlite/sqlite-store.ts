@@ -136,6 +136,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     pagesWithAnchor: (anchor) =>
       guard(() => prepare('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = ? ORDER BY p.url').pluck().all(anchor) as string[]),
     stats: () => guard(() => stats(prepare, path)),
+    hasChunks: () => guard(() => prepare('SELECT EXISTS (SELECT 1 FROM chunks)').pluck().get() === 1),
     close: () => database.close(),
   };
 }
