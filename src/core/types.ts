@@ -27,6 +27,8 @@ export interface Page {
   links?: string[];
   /** Other URLs that lead to this page: redirect sources, a URL its canonical link replaced. */
   aliases?: string[];
+  /** The chunking settings its stored chunks were made with. */
+  chunking?: string;
 }
 
 /** A passage of a page. Its URL is fixed from the page at chunking time, never re-derived. */
@@ -121,6 +123,8 @@ export type SourceItem =
   | { kind: 'page'; page: Page }
   | { kind: 'unchanged'; url: string }
   | { kind: 'gone'; url: string; reason: string }
+  /** The same content as a page already yielded (or stored): `url` is another URL of `of`. */
+  | { kind: 'alias'; url: string; of: string }
   | { kind: 'error'; input: string; message: string }
   /** The source gave up (e.g. most fetches fail): what was stored stays, the run can resume. */
   | { kind: 'stopped'; reason: string };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,34 @@ describe('engine over a folder of Markdown', () => {
     expect(again.chunks).toBeGreaterThan(before.chunks);
     expect(await smaller.ingest(docs)).toMatchObject({ changed: 0, unchanged: 2, chunks: again.chunks });
     smaller.close();
+  });
+
+  it('re-chunks each source whose pages were chunked with other settings, not only the first one ingested', async () => {
+    const long = Array.from({ length: 40 }, (_, index) => `Sentence ${index} explains the widget option number ${index}.`).join(' ');
+    const one = workspace({ 'a.md': `# A\n\n${long}` });
+    const two = workspace({ 'b.md': `# B\n\n${long}` });
+    const first = createEngine({ dbPath: one.dbPath });
+    await first.ingest(one.docs, { baseUrl: 'https://one.example/' });
+    await first.ingest(two.docs, { baseUrl: 'https://two.example/' });
+    first.close();
+    const smaller = createEngine({ dbPath: one.dbPath, chunk: { maxTokens: 64 } });
+    expect(await smaller.ingest(one.docs, { baseUrl: 'https://one.example/' })).toMatchObject({ changed: 1 });
+    expect(await smaller.ingest(two.docs, { baseUrl: 'https://two.example/' })).toMatchObject({ changed: 1 });
+    smaller.close();
+  });
+
+  it('removes the page of a file deleted from the folder, and only from that folder', async () => {
+    const { docs, dbPath } = workspace(files);
+    const other = workspace({ 'x.md': '# X\n\nOther site.' });
+    const engine = createEngine({ dbPath });
+    await engine.ingest(other.docs, { baseUrl: 'https://other.example/' });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    rmSync(join(docs, 'guide/setup.md'));
+    // index.md links to the deleted page, so it changes too.
+    expect(await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' })).toMatchObject({ removed: 1, pages: 2 });
+    expect(engine.search('timeout').results.some((result) => result.url.includes('guide/setup'))).toBe(false);
+    expect(engine.inspect('https://other.example/x')).toBeDefined();
+    engine.close();
   });
 
   it('honours the token budget and the limit of a search', async () => {

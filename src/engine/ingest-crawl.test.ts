@@ -110,7 +110,7 @@ describe('ingest in several runs', () => {
     const site = await editableSite({ '/docs/': htmlPage('Home', ['a.html', 'alias.html']), '/docs/a.html': same, '/docs/alias.html': same });
     const engine = createEngine({ dbPath: dbPath(), crawl: { retries: 0, useSitemaps: false } });
     const start = `${site.server.base}/docs/`;
-    await engine.ingest(start);
+    expect(await engine.ingest(start)).toMatchObject({ duplicates: 1 });
     expect(engine.stats().pages).toBe(2);
     const again = await engine.ingest(start);
     expect(again).toMatchObject({ added: 0, changed: 0 });

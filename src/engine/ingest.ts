@@ -26,8 +26,8 @@ export interface IngestOptions {
   urlStyle?: Exclude<UrlStyle, 'source'>;
   /** Called with each page read (fetched or from disk), e.g. to export them as JSON lines. */
   onPage?: (page: Page) => void;
-  /** Download every page again, without conditional requests (the stored chunks are out of date). */
-  refetch?: boolean;
+  /** The current chunking settings: a stored page chunked otherwise is downloaded again in full. */
+  chunking?: string;
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
 }
@@ -56,6 +56,8 @@ export interface IngestReport {
   removed: number;
   /** Page bodies actually downloaded or read (a 304 costs none). */
   fetched: number;
+  /** Pages whose content another stored page of the same site already has: kept as its aliases. */
+  duplicates: number;
   errors: IngestError[];
   /** True when the run was interrupted before the source was exhausted (it resumes next time). */
   interrupted: boolean;
@@ -80,7 +82,7 @@ export interface IngestDependencies {
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
   const { config } = dependencies;
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, errors: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false };
   let lastQueued = 0;
   const progress = (fetched: number, queued: number) => {
     lastQueued = queued;
@@ -88,25 +90,22 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   };
   const now = dependencies.now ?? (() => new Date());
 
-  // Chunks made with other settings (size, overlap, tokenizer) are made again, page by page.
+  // Each page remembers the chunking settings it was chunked with: one made with others
+  // (size, overlap, tokenizer) is fetched again without validators and chunked again.
   const chunking = chunkingKey(config);
-  const existing = dependencies.existingStore();
-  const rechunk = existing !== undefined && existing.pageUrlsUnder('').length > 0 && existing.getMeta('chunking') !== chunking;
-  const source = openSource(input, { ...options, ...(rechunk ? { refetch: true } : {}) }, dependencies, progress);
-  let chunkingRecorded = false;
+  const source = openSource(input, { ...options, chunking }, dependencies, progress);
   for await (const item of source) {
     const store = dependencies.openStore();
-    // Nothing to re-chunk: record the settings now, so even a killed run leaves them right.
-    if (!rechunk && !chunkingRecorded) {
-      store.setMeta('chunking', chunking);
-      chunkingRecorded = true;
-    }
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
         break;
       case 'stopped':
         report.stopped = item.reason;
+        break;
+      case 'alias':
+        store.addAlias(item.of, item.url);
+        report.duplicates += 1;
         break;
       case 'gone':
         if (store.removePage(item.url)) report.removed += 1;
@@ -124,10 +123,12 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.fetched += 1;
         options.onPage?.(page);
         const stored = store.getPage(page.url);
+        const rechunk = stored !== undefined && stored.chunking !== chunking;
         // The same content already stored under another URL (an alias the crawl met first): keep one page.
         const twin = stored === undefined ? store.pageUrlWithContent(page.contentHash) : undefined;
-        if (twin !== undefined) {
+        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url)) {
           store.addAlias(twin, page.url);
+          report.duplicates += 1;
           break;
         }
         let chunks: Chunk[] = [];
@@ -140,7 +141,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
           report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
           break;
         }
-        const outcome = store.upsertPage(page, chunks, { rechunked: rechunk });
+        const outcome = store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk });
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
@@ -151,9 +152,6 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
-  // After a re-chunk, only a complete run may say every page is chunked the new way.
-  const complete = !report.interrupted && report.stopped === undefined && report.queued === undefined;
-  if (rechunk && complete && report.pages > 0) dependencies.openStore().setMeta('chunking', chunking);
   return report;
 }
 
@@ -186,6 +184,7 @@ function openSource(
         html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
       },
       ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+      knownUrls: (prefix) => dependencies.existingStore()?.pageUrlsUnder(prefix, 'local') ?? [],
     }),
     options.maxPages ?? config.crawl.maxPages,
   );
@@ -213,10 +212,11 @@ function crawlSite(
     known: (url) => {
       const page = existing()?.getPage(url);
       if (page === undefined) return undefined;
-      const validators = options.refetch === true ? {} : { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) };
+      const current = options.chunking === undefined || page.chunking === options.chunking;
+      const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
       return { links: page.links, contentHash: page.contentHash, ...validators };
     },
-    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix) ?? [],
+    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix, 'crawl') ?? [],
     frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),
     onProgress: ({ fetched, queued }) => progress(fetched, queued),
     ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
@@ -286,33 +286,39 @@ export async function ingestDocuments(
   documents: Iterable<DirectDocument>,
   dependencies: Pick<IngestDependencies, 'config' | 'openStore' | 'tokenizer' | 'now'>,
 ): Promise<IngestReport> {
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, errors: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false };
   const chunk = await loadChunker();
   const tokenizer = await dependencies.tokenizer();
   const now = (dependencies.now ?? (() => new Date()))().toISOString();
   const store = dependencies.openStore();
   const chunking = chunkingKey(dependencies.config);
-  const rechunk = store.getMeta('chunking') !== chunking;
   for (const document of documents) {
     const contentHash = sha256(`${document.title}\n${document.markdown}`);
     report.pages += 1;
     report.fetched += 1;
     const stored = store.getPage(document.url);
+    const rechunk = stored !== undefined && stored.chunking !== chunking;
     if (stored?.contentHash === contentHash && !rechunk) {
       report.unchanged += 1;
       report.chunks += stored.chunkCount;
       continue;
     }
-    const page: Page = { url: document.url, canonicalUrl: document.url, title: document.title, markdown: document.markdown, headings: [], anchors: [], contentHash, fetchedAt: now, source: 'local' };
+    const page: Page = { url: document.url, canonicalUrl: document.url, title: document.title, markdown: document.markdown, headings: [], anchors: [], contentHash, fetchedAt: now, source: 'local', chunking };
     const chunks = chunk(page, { maxTokens: dependencies.config.chunk.maxTokens, overlapTokens: dependencies.config.chunk.overlapTokens, tokenizer });
     report[store.upsertPage(page, chunks, { rechunked: rechunk })] += 1;
     report.chunks += chunks.length;
   }
-  store.setMeta('chunking', chunking);
   return report;
 }
 
 /** What the stored chunks depend on besides the page: a change means chunking again. */
 function chunkingKey(config: CitedocsConfig): string {
   return JSON.stringify({ maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, encoding: config.tokenizer.encoding, chunker: 2 });
+}
+
+/** Same origin (or both local files): a page may only be another's duplicate within one site. */
+function sameSite(first: string, second: string): boolean {
+  const a = new URL(first);
+  const b = new URL(second);
+  return a.protocol === 'file:' ? b.protocol === 'file:' : a.origin === b.origin;
 }

@@ -34,9 +34,6 @@ export interface Store {
    * (then only its validators are refreshed), or `rechunked` says its chunks changed anyway.
    */
   upsertPage(page: Page, chunks: readonly Chunk[], options?: { rechunked?: boolean }): UpsertOutcome;
-  /** A value the index keeps about itself (how it was chunked, …). */
-  getMeta(key: string): string | undefined;
-  setMeta(key: string, value: string): void;
   searchText(query: TextQuery): TextHit[];
   /** The stored page with this URL (exact, fragment-free), if any. */
   getPage(url: string): StoredPage | undefined;
@@ -50,8 +47,8 @@ export interface Store {
   confirmPage(url: string, fetchedAt: string): number | undefined;
   /** Removes a page with its chunks and anchors; false when it was not stored. */
   removePage(url: string): boolean;
-  /** URLs of the stored pages that start with this prefix (a crawl's origin and folder). */
-  pageUrlsUnder(prefix: string): string[];
+  /** URLs of the stored pages that start with this prefix (a crawl's origin and folder), of one source kind if given. */
+  pageUrlsUnder(prefix: string, source?: Page['source']): string[];
   /** Crawl runs and their frontiers, so an interrupted crawl resumes where it stopped. */
   readonly crawlState: CrawlStateStore;
   /** The chunks of a page in reading order. */
@@ -76,6 +73,7 @@ export interface StoredPage {
   etag?: string;
   lastModified?: string;
   links: string[];
+  chunking?: string;
 }
 
 export interface FrontierEntry {

@@ -30,6 +30,7 @@ export function formatIngest(report: IngestReport, stats: StoreStats | undefined
   const lines = [
     `${verb} ${report.pages} pages (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${report.fetched} bodies fetched), ${report.chunks} chunks.`,
   ];
+  if (report.duplicates > 0) lines.push(`${report.duplicates} pages repeat the content of another page and are kept as its aliases.`);
   if (report.queued !== undefined) lines.push(`${report.queued} URLs are still queued: run the same ingest again to continue.`);
   else if (report.interrupted || report.stopped !== undefined) lines.push('Run the same ingest again to resume where it stopped.');
   if (stats !== undefined) lines.push(`Index: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB.`);

@@ -204,7 +204,11 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     aliases.delete(url);
     const contentHash = sha256(extracted.markdown);
     // One page served at two URLs (aliases, query strings): the first URL keeps it.
-    if (hashes.has(contentHash)) return;
+    const original = hashes.get(contentHash);
+    if (original !== undefined) {
+      if (original !== url) yield { kind: 'alias', url, of: original };
+      return;
+    }
     hashes.set(contentHash, url);
     const page: Page = {
       url,

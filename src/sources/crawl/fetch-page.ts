@@ -1,5 +1,5 @@
-import iconv from 'iconv-lite';
 import { describeCause } from '../../core/errors.js';
+import { decodeDocument } from '../decode.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -129,7 +129,7 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
     kind: 'document',
     url,
     format,
-    body: decode(bytes, contentType, format),
+    body: decodeDocument(bytes, { contentType, html: format === 'html' }),
     redirects,
     ...(etag === null ? {} : { etag }),
     ...(lastModified === null ? {} : { lastModified }),
@@ -192,18 +192,6 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
     }
     parts.push(value);
   }
-}
-
-/**
- * Charset from the Content-Type header, else from a `<meta charset>` in the first bytes (HTML),
- * else UTF-8. iconv-lite, because Node's TextDecoder reads windows-1252 as Latin-1.
- */
-function decode(bytes: Uint8Array, contentType: string, format: DocumentFormat): string {
-  const fromHeader = /charset=["']?([\w-]+)/i.exec(contentType)?.[1];
-  const head = format === 'html' ? Buffer.from(bytes.subarray(0, 2048)).toString('latin1') : '';
-  const fromMeta = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1];
-  const label = [fromHeader, fromMeta].find((candidate) => candidate !== undefined && iconv.encodingExists(candidate)) ?? 'utf-8';
-  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), label);
 }
 
 /** Resolves after `ms`, or at once when the signal aborts. */

@@ -58,6 +58,20 @@ describe('readLocalFolder', () => {
     expect(items).toContainEqual(expect.objectContaining({ kind: 'error', input: 'a.md' }));
   });
 
+  it('decodes an HTML file in the charset its <meta> declares', async () => {
+    const root = folder({});
+    writeFileSync(join(root, 'index.html'), Buffer.from('<html><head><meta charset="iso-8859-1"></head><body><main><h1>Café crème</h1><p>Texte.</p></main></body></html>', 'latin1'));
+    const items = await collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }));
+    expect(pages(items)[0]?.title).toBe('Café crème');
+  });
+
+  it('reports stored pages of the folder whose file is gone, once every file was read', async () => {
+    const root = folder({ 'a.md': '# A', 'b/index.md': '# B' });
+    const stored = ['https://d.example/docs/a', 'https://d.example/docs/old', 'https://d.example/docs/b'];
+    const items = await collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/docs/', urlStyle: 'clean', extractors, knownUrls: (prefix) => stored.filter((url) => url.startsWith(prefix)) }));
+    expect(items.filter((item) => item.kind === 'gone')).toEqual([{ kind: 'gone', url: 'https://d.example/docs/old', reason: `no file of ${root} is published at https://d.example/docs/old any more` }]);
+  });
+
   it('refuses a folder with no documents, naming it', async () => {
     const root = folder({ 'notes.txt': 'x' });
     await expect(collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }))).rejects.toThrow(

@@ -4,6 +4,7 @@ import matter from 'gray-matter';
 import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
+import { decodeDocument } from '../decode.js';
 import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -19,6 +20,8 @@ export interface LocalSourceOptions {
   urlStyle: UrlStyle;
   extractors: LocalExtractors;
   now?: () => Date;
+  /** Stored pages under a URL prefix: those no file maps to any more are reported gone. */
+  knownUrls?: (prefix: string) => string[];
 }
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.svn', '.hg']);
@@ -40,7 +43,9 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
   const sources = new Map<string, string>();
   const urls = new Map<string, string>();
   for (const path of files) {
-    const source = await readFile(join(directory, ...path.split('/')), 'utf8');
+    const bytes = await readFile(join(directory, ...path.split('/')));
+    // HTML files declare their charset in <meta>; Markdown is UTF-8 (a BOM is honoured and dropped).
+    const source = decodeDocument(bytes, { html: !isMarkdown(path) });
     sources.set(path, source);
     const slug = isMarkdown(path) ? frontMatterSlug(source) : undefined;
     const registered = registry.register(path, slug);
@@ -73,6 +78,12 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
     } catch (error) {
       yield { kind: 'error', input: path, message: `Could not read ${path}: ${error instanceof Error ? error.message : String(error)}` };
     }
+  }
+
+  // Every file was read: a stored page of this folder that no file maps to was deleted or moved.
+  const current = new Set(urls.values());
+  for (const url of options.knownUrls?.(registry.baseUrl) ?? []) {
+    if (!current.has(url)) yield { kind: 'gone', url, reason: `no file of ${directory} is published at ${url} any more` };
   }
 }
 

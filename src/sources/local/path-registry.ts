@@ -30,6 +30,11 @@ export class PathRegistry {
     this.#style = style;
   }
 
+  /** The URL every document of the folder is published under. */
+  get baseUrl(): string {
+    return this.#baseUrl.href;
+  }
+
   /** Registers a document; returns its URL, or the path already holding that URL on a collision. */
   register(path: string, slug?: string): { url: string } | { conflictWith: string; url: string } {
     const url = this.urlFor(path, slug);

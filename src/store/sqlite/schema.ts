@@ -1,6 +1,6 @@
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,7 +18,8 @@ CREATE TABLE pages (
   fetched_at TEXT NOT NULL,
   source TEXT NOT NULL,
   source_path TEXT,
-  links TEXT NOT NULL DEFAULT '[]'
+  links TEXT NOT NULL DEFAULT '[]',
+  chunking TEXT
 );
 
 CREATE TABLE anchors (
@@ -98,4 +99,5 @@ CREATE TABLE page_aliases (
 CREATE INDEX IF NOT EXISTS page_aliases_by_page ON page_aliases(page_id);
 CREATE INDEX IF NOT EXISTS pages_by_content ON pages(content_hash);
 `,
+  3: `ALTER TABLE pages ADD COLUMN chunking TEXT;`,
 };

@@ -59,7 +59,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     const pageId = Number(
       statements.insertPage.run(
         page.url, page.canonicalUrl, page.title, page.markdown, JSON.stringify(page.headings), page.contentHash,
-        page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null, JSON.stringify(page.links ?? []),
+        page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null, JSON.stringify(page.links ?? []), page.chunking ?? null,
       ).lastInsertRowid,
     );
     for (const anchor of new Set([...page.anchors, ...page.headings.flatMap((heading) => (heading.anchor ? [heading.anchor] : []))])) {
@@ -91,11 +91,6 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   return {
     path,
     upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true)),
-    getMeta: (key) => guard(() => prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined),
-    setMeta: (key, value) =>
-      guard(() => {
-        prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
-      }),
     searchText: (query) => guard(() => searchText(prepare, query)),
     getPage: (url) => guard(() => getPage(prepare, url)),
     resolvePageUrl: (url) =>
@@ -116,8 +111,13 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       guard(() => {
         prepare('INSERT OR REPLACE INTO page_aliases (alias, page_id) SELECT ?, id FROM pages WHERE url = ?').run(alias, pageUrl);
       }),
-    pageUrlsUnder: (prefix) =>
-      guard(() => prepare("SELECT url FROM pages WHERE substr(url, 1, length(?)) = ? ORDER BY url").pluck().all(prefix, prefix) as string[]),
+    pageUrlsUnder: (prefix, source) =>
+      guard(
+        () =>
+          prepare('SELECT url FROM pages WHERE substr(url, 1, length(?)) = ? AND (? IS NULL OR source = ?) ORDER BY url')
+            .pluck()
+            .all(prefix, prefix, source ?? null, source ?? null) as string[],
+      ),
     crawlState: createCrawlState(database),
     chunksOf: (url) =>
       guard(() =>
@@ -151,8 +151,8 @@ function prepareWrites(prepare: (sql: string) => Database.Statement) {
     deleteAliases: prepare('DELETE FROM page_aliases WHERE page_id = ?'),
     deletePage: prepare('DELETE FROM pages WHERE id = ?'),
     insertPage: prepare(
-      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links, chunking)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertAnchor: prepare('INSERT OR IGNORE INTO anchors (page_id, anchor) VALUES (?, ?)'),
     insertAlias: prepare('INSERT OR REPLACE INTO page_aliases (alias, page_id) VALUES (?, ?)'),
@@ -203,12 +203,13 @@ interface PageRow {
   etag: string | null;
   last_modified: string | null;
   links: string;
+  chunking: string | null;
   chunk_count: number;
 }
 
 function getPage(prepare: (sql: string) => Database.Statement, url: string): StoredPage | undefined {
   const row = prepare(
-      `SELECT url, title, content_hash, source, fetched_at, etag, last_modified, links,
+      `SELECT url, title, content_hash, source, fetched_at, etag, last_modified, links, chunking,
               (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunk_count
          FROM pages WHERE url = ?`,
     )
@@ -224,6 +225,7 @@ function getPage(prepare: (sql: string) => Database.Statement, url: string): Sto
     links: JSON.parse(row.links) as string[],
     ...(row.etag === null ? {} : { etag: row.etag }),
     ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
+    ...(row.chunking === null ? {} : { chunking: row.chunking }),
   };
 }
 
