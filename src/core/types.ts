@@ -91,6 +91,31 @@ export interface Answer {
   warnings: string[];
 }
 
+/** A URL a crawl has found, and how many links from the start page it is (-1: a stored page revalidated). */
+export interface FrontierEntry {
+  url: string;
+  depth: number;
+}
+
+export interface TextQuery {
+  /** Search terms, already analysed (no stop-words); any may match, more matches rank higher. */
+  terms: string[];
+  limit: number;
+  /** Relative weight of a match in the page title, the heading path and the text. */
+  fieldWeights: { title: number; headings: number; text: number };
+}
+
+export interface TextHit {
+  chunk: Chunk;
+  /** BM25 score, higher is better. */
+  bm25: number;
+}
+
+/** Full-text search over chunks: what the retrieve stage needs of an index. */
+export interface TextIndex {
+  searchText(query: TextQuery): TextHit[];
+}
+
 /** Counts text the way the target LLM does. */
 export interface Tokenizer {
   readonly encoding: string;

@@ -12,6 +12,9 @@ import type { Store, StoreStats } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { DirectDocument, IngestOptions, IngestReport } from './ingest.js';
 
+/** Pages, chunks, anchors and bytes of the index. */
+export type IndexStats = StoreStats;
+
 export interface SearchOptions {
   limit?: number;
   maxTokens?: number;

@@ -237,7 +237,7 @@ function storedFrontier(store: () => Store, startUrl: string, settings: Citedocs
       const scope = { maxDepth: settings.maxDepth ?? null, include: settings.include, exclude: settings.exclude, respectRobots: settings.respectRobots, useSitemaps: settings.useSitemaps };
       const run = store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());
       runId = run.id;
-      return { queued: run.queued, seen: run.seen, doneCount: run.doneCount };
+      return { queued: run.queued, seen: run.seen };
     },
     add: (entries) => {
       if (entries.length > 0) store().crawlState.enqueue(id(), entries);

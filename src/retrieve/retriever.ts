@@ -1,5 +1,5 @@
 import type { Candidate } from '../core/types.js';
-import type { Store, TextQuery } from '../store/store.js';
+import type { TextIndex, TextQuery } from '../core/types.js';
 import { queryTerms } from '../core/query-terms.js';
 
 export interface RetrieveOptions {
@@ -8,9 +8,9 @@ export interface RetrieveOptions {
 }
 
 /** BM25 over the chunk index (title, heading path, text fields), best first, with its trace. */
-export function retrieveLexical(store: Store, question: string, options: RetrieveOptions): Candidate[] {
+export function retrieveLexical(index: TextIndex, question: string, options: RetrieveOptions): Candidate[] {
   const terms = queryTerms(question);
-  const hits = store.searchText({ terms, limit: options.topK, fieldWeights: options.fieldWeights });
+  const hits = index.searchText({ terms, limit: options.topK, fieldWeights: options.fieldWeights });
   return hits.map((hit, index) => ({
     chunk: hit.chunk,
     scores: { bm25: hit.bm25, fused: hit.bm25 },

@@ -1,20 +1,8 @@
-import type { Chunk, Page } from '../core/types.js';
+import type { Chunk, FrontierEntry, Page, TextIndex } from '../core/types.js';
+
+export type { FrontierEntry, TextHit, TextQuery } from '../core/types.js';
 
 export type UpsertOutcome = 'added' | 'changed' | 'unchanged';
-
-export interface TextQuery {
-  /** Search terms, already analysed (no stop-words); any may match, more matches rank higher. */
-  terms: string[];
-  limit: number;
-  /** Relative weight of a match in the page title, the heading path and the text. */
-  fieldWeights: { title: number; headings: number; text: number };
-}
-
-export interface TextHit {
-  chunk: Chunk;
-  /** BM25 score, higher is better. */
-  bm25: number;
-}
 
 export interface StoreStats {
   pages: number;
@@ -27,14 +15,13 @@ export interface StoreStats {
  * Where pages, chunks and the anchor map live. Writes of one page are atomic: a crash leaves
  * either the old version of the page or the new one, never a mix.
  */
-export interface Store {
+export interface Store extends TextIndex {
   readonly path: string;
   /**
    * Replaces the page and its chunks and anchors, unless its content hash is unchanged
    * (then only its validators are refreshed), or `rechunked` says its chunks changed anyway.
    */
   upsertPage(page: Page, chunks: readonly Chunk[], options?: { rechunked?: boolean }): UpsertOutcome;
-  searchText(query: TextQuery): TextHit[];
   /** The stored page with this URL (exact, fragment-free), if any. */
   getPage(url: string): StoredPage | undefined;
   /** The URL of the stored page this URL is, or redirects to (a recorded alias), if any. */
@@ -76,21 +63,12 @@ export interface StoredPage {
   chunking?: string;
 }
 
-export interface FrontierEntry {
-  url: string;
-  depth: number;
-}
-
 export interface CrawlRun {
   id: number;
-  /** True when this continues an interrupted run of the same crawl. */
-  resumed: boolean;
   /** Entries still to fetch, in the order they were found. */
   queued: FrontierEntry[];
   /** Every URL the run has queued or fetched so far. */
   seen: string[];
-  /** URLs already fetched by the run. */
-  doneCount: number;
 }
 
 export interface CrawlStateStore {

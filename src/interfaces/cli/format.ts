@@ -1,6 +1,6 @@
 import type { AskResponse, PageInspection, SearchResponse } from '../../engine/engine.js';
 import type { IngestReport } from '../../engine/ingest.js';
-import type { StoreStats } from '../../store/store.js';
+import type { IndexStats } from '../../engine/engine.js';
 
 export function formatSearch(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
@@ -25,7 +25,7 @@ export function formatAsk(response: AskResponse): string {
   return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
 }
 
-export function formatIngest(report: IngestReport, stats: StoreStats | undefined): string {
+export function formatIngest(report: IngestReport, stats: IndexStats | undefined): string {
   const verb = report.interrupted ? 'Interrupted after' : report.stopped !== undefined ? 'Stopped after' : 'Ingested';
   const lines = [
     `${verb} ${report.pages} pages (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${report.fetched} bodies fetched), ${report.chunks} chunks.`,
@@ -42,7 +42,7 @@ export function formatIngest(report: IngestReport, stats: StoreStats | undefined
   return lines.join('\n');
 }
 
-export function formatStats(stats: StoreStats, path: string): string {
+export function formatStats(stats: IndexStats, path: string): string {
   return `${path}: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 

@@ -1,7 +1,6 @@
-export interface FrontierEntry {
-  url: string;
-  depth: number;
-}
+import type { FrontierEntry } from '../../core/types.js';
+
+export type { FrontierEntry } from '../../core/types.js';
 
 /**
  * Where a crawl keeps the URLs it has found and fetched. The engine backs it with the
@@ -9,7 +8,7 @@ export interface FrontierEntry {
  */
 export interface CrawlFrontier {
   /** What an interrupted run of the same crawl left: URLs still queued and all URLs seen. */
-  resume(): { queued: FrontierEntry[]; seen: string[]; doneCount: number };
+  resume(): { queued: FrontierEntry[]; seen: string[] };
   add(entries: readonly FrontierEntry[]): void;
   done(url: string): void;
   /** The crawl ran to its end: nothing to resume next time. */
@@ -18,5 +17,5 @@ export interface CrawlFrontier {
 
 /** A frontier that lives as long as the crawl (library use and tests). */
 export function createMemoryFrontier(): CrawlFrontier {
-  return { resume: () => ({ queued: [], seen: [], doneCount: 0 }), add: () => undefined, done: () => undefined, finish: () => undefined };
+  return { resume: () => ({ queued: [], seen: [] }), add: () => undefined, done: () => undefined, finish: () => undefined };
 }

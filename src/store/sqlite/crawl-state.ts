@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { CrawlRun, CrawlStateStore, FrontierEntry } from '../store.js';
+import type { FrontierEntry } from '../../core/types.js';
+import type { CrawlRun, CrawlStateStore } from '../store.js';
 
 /** Crawl runs and their frontier in the SQLite file: written as the crawl goes, so kill -9 loses nothing. */
 export function createCrawlState(database: Database.Database): CrawlStateStore {
@@ -18,14 +19,12 @@ export function createCrawlState(database: Database.Database): CrawlStateStore {
         const rows = database.prepare('SELECT url, depth, done FROM frontier WHERE run_id = ? ORDER BY rowid').all(resumable.id) as { url: string; depth: number; done: number }[];
         return {
           id: resumable.id,
-          resumed: true,
           queued: rows.filter((row) => row.done === 0).map(({ url, depth }) => ({ url, depth })),
           seen: rows.map((row) => row.url),
-          doneCount: rows.filter((row) => row.done === 1).length,
         };
       }
       const id = Number(database.prepare('INSERT INTO crawl_runs (start_url, settings, started_at) VALUES (?, ?, ?)').run(startUrl, settings, startedAt).lastInsertRowid);
-      return { id, resumed: false, queued: [], seen: [], doneCount: 0 };
+      return { id, queued: [], seen: [] };
     }),
     enqueue: database.transaction((runId: number, entries: readonly FrontierEntry[]) => {
       for (const entry of entries) insertEntry.run(runId, entry.url, entry.depth);
