@@ -52,6 +52,19 @@ describe('chunkPage', () => {
     }
   });
 
+  it('splits a table over the budget between rows, repeating its header row in each part', () => {
+    const rows = Array.from({ length: 60 }, (_, index) => `| option_${index} | The value of option ${index}, in seconds |`).join('\n');
+    const table = `| Name | Meaning |\n| --- | --- |\n${rows}`;
+    const chunks = chunkPage(page(`## Options\n\n${table}`), { maxTokens: 120, tokenizer });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) {
+      expect(chunk.text.startsWith('## Options\n\n| Name | Meaning |\n| --- | --- |\n| option_')).toBe(true);
+      expect(chunk.tokenCount).toBeLessThanOrEqual(120);
+    }
+    const allRows = chunks.flatMap((chunk) => chunk.text.split('\n').filter((line) => line.startsWith('| option_')));
+    expect(allRows).toEqual(rows.split('\n'));
+  });
+
   it('keeps an oversized code block whole, with the short lead-in that introduces it', () => {
     const code = '```sql\n' + Array.from({ length: 80 }, (_, index) => `SELECT ${index} FROM table_${index};`).join('\n') + '\n```';
     const chunks = chunkPage(page(`## Example\n\nFor example:\n\n${code}\n\nAfter the code.`), { maxTokens: 100, tokenizer });
@@ -76,8 +89,10 @@ describe('chunkPage', () => {
     fc.assert(
       fc.property(document, fc.integer({ min: 40, max: 400 }), (markdown, maxTokens) => {
         const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
-        const bodies = chunks.map((chunk) => chunk.text.replace(/^#{1,6} .*$/gm, '')).join('');
-        const withoutHeadings = markdown.replace(/^#{1,6} .*$/gm, '');
+        // Heading lines, and the header rows a split table repeats in each part, are left out of the comparison.
+        const repeated = /^#{1,6} .*$|^\| a \| b \|$|^\| --- \| --- \|$/gm;
+        const bodies = chunks.map((chunk) => chunk.text.replace(repeated, '')).join('');
+        const withoutHeadings = markdown.replace(repeated, '');
         // Split prose is rejoined with single spaces and list items with newlines: compare without whitespace.
         expect(squash(bodies)).toBe(squash(withoutHeadings));
         for (const chunk of chunks) expect(chunk.tokenCount).toBe(tokenizer.count(chunk.text));
@@ -110,15 +125,16 @@ describe('chunkPage', () => {
     }
   });
 
-  it('never splits a fenced code block or a table (property)', () => {
+  it('never splits a fenced code block or a table row (property)', () => {
     fc.assert(
       fc.property(document, fc.integer({ min: 40, max: 400 }), (markdown, maxTokens) => {
         const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
         const fences = markdown.match(/```js\n[\s\S]*?\n```/g) ?? [];
         for (const fence of fences) expect(chunks.some((chunk) => chunk.text.includes(fence))).toBe(true);
         for (const chunk of chunks) expect((chunk.text.match(/^```/gm) ?? []).length % 2).toBe(0);
-        const tables = markdown.match(/\| a \| b \|\n\| --- \| --- \|(\n\|.*\|)+/g) ?? [];
-        for (const table of tables) expect(chunks.some((chunk) => chunk.text.includes(table))).toBe(true);
+        // Tables split only between rows: every row is whole in some chunk, under the header.
+        const tableRows = markdown.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| a | b |') && !line.startsWith('| --- |'));
+        for (const row of tableRows) expect(chunks.some((chunk) => chunk.text.split('\n').includes(row))).toBe(true);
       }),
       { numRuns: 400 },
     );

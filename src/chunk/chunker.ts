@@ -159,7 +159,8 @@ function piecesOf(block: Block, budget: number, tokenizer: Tokenizer): Piece[] {
   const text = block.text.trim();
   if (text === '') return [];
   const tokens = tokenizer.count(text);
-  if (tokens <= budget || block.kind === 'code' || block.kind === 'table') return [{ text, tokens, joiner: '\n\n' }];
+  if (tokens <= budget || block.kind === 'code') return [{ text, tokens, joiner: '\n\n' }];
+  if (block.kind === 'table') return splitTable(text, budget, tokenizer);
   if (block.kind === 'list' && block.items !== undefined && block.items.length > 1) {
     return block.items.map((item, index) => ({ text: item, tokens: tokenizer.count(item), joiner: index === 0 ? '\n\n' : '\n' }));
   }
@@ -192,4 +193,32 @@ function splitProse(text: string, budget: number, tokenizer: Tokenizer): Piece[]
     if (rest !== '') pieces.push({ text: rest, tokens: tokenizer.count(rest), joiner: pieces.length === 0 ? '\n\n' : ' ' });
   }
   return pieces;
+}
+
+/**
+ * A table over the budget splits between rows, never inside one; every part repeats the
+ * header row and its separator, so it reads as a table on its own.
+ */
+function splitTable(text: string, budget: number, tokenizer: Tokenizer): Piece[] {
+  const lines = text.split('\n');
+  const header = lines.slice(0, 2).join('\n');
+  const headerTokens = tokenizer.count(header) + 1;
+  const pieces: Piece[] = [];
+  let rows: string[] = [];
+  let rowTokens = 0;
+  const flush = () => {
+    if (rows.length === 0) return;
+    const part = `${header}\n${rows.join('\n')}`;
+    pieces.push({ text: part, tokens: tokenizer.count(part), joiner: '\n\n' });
+    rows = [];
+    rowTokens = 0;
+  };
+  for (const row of lines.slice(2)) {
+    const tokens = tokenizer.count(row) + 1;
+    if (rows.length > 0 && headerTokens + rowTokens + tokens > budget) flush();
+    rows.push(row);
+    rowTokens += tokens;
+  }
+  flush();
+  return pieces.length > 0 ? pieces : [{ text, tokens: tokenizer.count(text), joiner: '\n\n' }];
 }

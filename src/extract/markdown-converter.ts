@@ -75,9 +75,43 @@ function addTableRules(service: TurndownService): void {
       if (rows.length === 0) return '';
       const columns = Math.max(1, ...rows.map((row) => row.split(/(?<!\\)\|/).length - 2));
       const separator = `|${' --- |'.repeat(columns)}`;
-      const caption = (node as HTMLElement).querySelector('caption')?.textContent?.replace(/\s+/g, ' ').trim();
+      const caption = (node as HTMLElement).querySelector('caption')?.textContent?.replace(/\s+/g, ' ').trim() || undefined;
       const body = [rows[0], separator, ...rows.slice(1)].join('\n');
       return `\n\n${caption ? `${caption}\n\n` : ''}${body}\n\n`;
     },
   });
+  // Added last, so they win: a layout table (Sphinx's index pages: one row of cells holding
+  // long lists) is not data, and as a GFM table would be one endless unsplittable row.
+  service.addRule('layoutTable', {
+    filter: (node) => node.nodeName === 'TABLE' && isLayoutTable(node as HTMLElement),
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+  service.addRule('layoutRow', {
+    filter: (node) => node.nodeName === 'TR' && isLayoutTable(enclosingTable(node)),
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+  service.addRule('layoutCell', {
+    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && isLayoutTable(enclosingTable(node)),
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+}
+
+const layoutTables = new WeakMap<object, boolean>();
+
+/** No header cells, and a single row or cells holding lists, nested tables or code: layout, not data. */
+function isLayoutTable(table: HTMLElement | undefined): boolean {
+  if (table === undefined) return false;
+  let layout = layoutTables.get(table);
+  if (layout === undefined) {
+    // domino's querySelector answers undefined, not null, when nothing matches: test truthiness.
+    layout = !table.querySelector('th') && (table.querySelectorAll('tr').length <= 1 || Boolean(table.querySelector('td > ul, td > ol, td > dl, td > table, td > pre')));
+    layoutTables.set(table, layout);
+  }
+  return layout;
+}
+
+function enclosingTable(node: Node): HTMLElement | undefined {
+  let current = node.parentNode;
+  while (current !== null && current.nodeName !== 'TABLE') current = current.parentNode;
+  return current === null ? undefined : (current as HTMLElement);
 }
