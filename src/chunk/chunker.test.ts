@@ -65,6 +65,16 @@ describe('chunkPage', () => {
     expect(allRows).toEqual(rows.split('\n'));
   });
 
+  it('splits a list item over the budget between its nested items (a table of contents), never inside a line', () => {
+    const nested = Array.from({ length: 80 }, (_, index) => `    - [Chapter ${index}: a long chapter title](https://d.example/c${index}.html)`).join('\n');
+    const markdown = `# Contents\n\n- [The Library](https://d.example/library/)\n${nested}\n- [Tutorial](https://d.example/tutorial/)`;
+    const chunks = chunkPage(page(markdown), { maxTokens: 150, tokenizer });
+    expect(chunks.length).toBeGreaterThan(4);
+    for (const chunk of chunks) expect(chunk.tokenCount).toBeLessThanOrEqual(150);
+    const lines = chunks.flatMap((chunk) => chunk.text.split('\n')).filter((line) => line.includes('](https://d.example/c'));
+    expect(lines).toEqual(nested.split('\n'));
+  });
+
   it('keeps an oversized code block whole, with the short lead-in that introduces it', () => {
     const code = '```sql\n' + Array.from({ length: 80 }, (_, index) => `SELECT ${index} FROM table_${index};`).join('\n') + '\n```';
     const chunks = chunkPage(page(`## Example\n\nFor example:\n\n${code}\n\nAfter the code.`), { maxTokens: 100, tokenizer });

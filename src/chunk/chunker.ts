@@ -161,8 +161,13 @@ function piecesOf(block: Block, budget: number, tokenizer: Tokenizer): Piece[] {
   const tokens = tokenizer.count(text);
   if (tokens <= budget || block.kind === 'code') return [{ text, tokens, joiner: '\n\n' }];
   if (block.kind === 'table') return splitTable(text, budget, tokenizer);
-  if (block.kind === 'list' && block.items !== undefined && block.items.length > 1) {
-    return block.items.map((item, index) => ({ text: item, tokens: tokenizer.count(item), joiner: index === 0 ? '\n\n' : '\n' }));
+  if (block.kind === 'list' && block.items !== undefined && block.items.length > 0) {
+    return block.items.flatMap((item, index) => {
+      const itemTokens = tokenizer.count(item);
+      const joiner = index === 0 ? '\n\n' : '\n';
+      if (itemTokens <= budget || item.includes('```')) return [{ text: item, tokens: itemTokens, joiner }];
+      return splitNestedList(item, budget, tokenizer, joiner);
+    });
   }
   return splitProse(text, budget, tokenizer);
 }
@@ -221,4 +226,31 @@ function splitTable(text: string, budget: number, tokenizer: Tokenizer): Piece[]
   }
   flush();
   return pieces.length > 0 ? pieces : [{ text, tokens: tokenizer.count(text), joiner: '\n\n' }];
+}
+
+const NESTED_ITEM = /^\s+([-*+]|\d+[.)])\s/;
+
+/**
+ * A list item over the budget (a table of contents, an index entry with hundreds of links)
+ * splits between the lines where its nested items start; a line is never cut.
+ */
+function splitNestedList(item: string, budget: number, tokenizer: Tokenizer, joiner: string): Piece[] {
+  const groups: string[][] = [];
+  let lines: string[] = [];
+  let tokens = 0;
+  for (const line of item.split('\n')) {
+    const lineTokens = tokenizer.count(line) + 1;
+    if (lines.length > 0 && NESTED_ITEM.test(line) && tokens + lineTokens > budget) {
+      groups.push(lines);
+      lines = [];
+      tokens = 0;
+    }
+    lines.push(line);
+    tokens += lineTokens;
+  }
+  if (lines.length > 0) groups.push(lines);
+  return groups.map((group, index) => {
+    const text = group.join('\n');
+    return { text, tokens: tokenizer.count(text), joiner: index === 0 ? joiner : '\n' };
+  });
 }
