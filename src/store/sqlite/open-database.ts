@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
@@ -19,6 +20,8 @@ export function openDatabase(path: string, mode: OpenMode): Database.Database {
 
   let database: Database.Database;
   try {
+    // A new index may go in a folder that does not exist yet (--db .citedocs/site.db).
+    if (mode === 'write' && !exists) mkdirSync(dirname(resolve(path)), { recursive: true });
     database = new Database(path, mode === 'read' ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
     throw new StoreError(`Could not open ${path}: ${error instanceof Error ? error.message : String(error)}. Check the path and its permissions.`, path, { cause: error });

@@ -110,6 +110,13 @@ describe('SQLite store', () => {
     upgraded.close();
   });
 
+  it('creates the folder of a new index file', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'nested', 'deeper', 'index.db');
+    const store = createSqliteStore(path, 'write');
+    expect(store.stats().pages).toBe(0);
+    store.close();
+  });
+
   it('refuses to read an index that does not exist, without creating it', () => {
     const path = dbPath();
     expect(() => createSqliteStore(path, 'read')).toThrow(new StoreError(`No index at ${path}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`, path));
