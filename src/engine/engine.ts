@@ -10,7 +10,8 @@ import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store, StoreStats } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
-import type { DirectDocument, IngestOptions, IngestReport } from './ingest.js';
+import type { IngestOptions, IngestReport } from './ingest.js';
+import type { DirectDocument } from './ingest-documents.js';
 
 /** Pages, chunks, anchors and bytes of the index. */
 export type IndexStats = StoreStats;
@@ -134,7 +135,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       reader?.close();
       reader = undefined;
       try {
-        const { ingestDocuments } = await import('./ingest.js');
+        const { ingestDocuments } = await import('./ingest-documents.js');
         return await ingestDocuments(documents, {
           config,
           openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),

@@ -3,15 +3,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
 import type { Chunk, Page, SourceItem, Tokenizer } from '../core/types.js';
-import { crawl } from '../sources/crawl/crawler.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
-import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import { readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
-import type { chunkPage as ChunkPage } from '../chunk/chunker.js';
-import type { extractDocument as ExtractDocument } from './extract-document.js';
+import { crawlSite } from './crawl-source.js';
+import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
 import type { Store } from '../store/store.js';
 
 export interface IngestOptions {
@@ -190,63 +187,6 @@ function openSource(
   );
 }
 
-function crawlSite(
-  startUrl: string,
-  options: IngestOptions,
-  dependencies: IngestDependencies,
-  progress: (fetched: number, queued: number) => void,
-): AsyncIterable<SourceItem> {
-  const crawlConfig = { ...dependencies.config.crawl };
-  if (options.maxPages !== undefined) crawlConfig.maxPages = options.maxPages;
-  if (options.maxDepth !== undefined) crawlConfig.maxDepth = options.maxDepth;
-  if (options.concurrency !== undefined) crawlConfig.concurrency = options.concurrency;
-  if (options.userAgent !== undefined) crawlConfig.userAgent = options.userAgent;
-  if (options.include !== undefined) crawlConfig.include = options.include;
-  if (options.exclude !== undefined) crawlConfig.exclude = options.exclude;
-  const store = dependencies.openStore;
-  const existing = dependencies.existingStore;
-  return crawl({
-    ...crawlConfig,
-    startUrl,
-    extract: async (document, url) => (await loadExtractor())(document, url),
-    known: (url) => {
-      const page = existing()?.getPage(url);
-      if (page === undefined) return undefined;
-      const current = options.chunking === undefined || page.chunking === options.chunking;
-      const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
-      return { links: page.links, contentHash: page.contentHash, ...validators };
-    },
-    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix, 'crawl') ?? [],
-    frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),
-    onProgress: ({ fetched, queued }) => progress(fetched, queued),
-    ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
-    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-}
-
-/** The crawl frontier in the store: a crawl with the same start URL and settings resumes it. */
-function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date): CrawlFrontier {
-  let runId: number | undefined;
-  const id = (): number => {
-    if (runId === undefined) throw new Error('the crawl frontier was used before resume()');
-    return runId;
-  };
-  return {
-    resume: () => {
-      const scope = { maxDepth: settings.maxDepth ?? null, include: settings.include, exclude: settings.exclude, respectRobots: settings.respectRobots, useSitemaps: settings.useSitemaps };
-      const run = store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());
-      runId = run.id;
-      return { queued: run.queued, seen: run.seen };
-    },
-    add: (entries) => {
-      if (entries.length > 0) store().crawlState.enqueue(id(), entries);
-    },
-    done: (url) => store().crawlState.markDone(id(), url),
-    finish: () => store().crawlState.finishRun(id(), now().toISOString()),
-  };
-}
-
 async function* limit(items: AsyncIterable<SourceItem>, maxPages: number): AsyncGenerator<SourceItem> {
   let pages = 0;
   for await (const item of items) {
@@ -265,55 +205,6 @@ function assertHttpUrl(value: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url ${value} must be an http(s) URL, like https://example.com/docs/.`);
   }
-}
-
-// HTML parsing, Markdown and chunking load on first use: a re-crawl answered with 304s
-// never parses a page, and loading them costs more than the whole re-crawl otherwise.
-let extractor: Promise<typeof ExtractDocument> | undefined;
-let chunker: Promise<typeof ChunkPage> | undefined;
-const loadExtractor = () => (extractor ??= import('./extract-document.js').then((module) => module.extractDocument));
-const loadChunker = () => (chunker ??= import('../chunk/chunker.js').then((module) => module.chunkPage));
-
-/** A document given directly (an evaluation corpus, a library caller's own pages). */
-export interface DirectDocument {
-  url: string;
-  title: string;
-  markdown: string;
-}
-
-/** Chunks and stores documents given as Markdown, one transaction each; unchanged ones are skipped. */
-export async function ingestDocuments(
-  documents: Iterable<DirectDocument>,
-  dependencies: Pick<IngestDependencies, 'config' | 'openStore' | 'tokenizer' | 'now'>,
-): Promise<IngestReport> {
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false };
-  const chunk = await loadChunker();
-  const tokenizer = await dependencies.tokenizer();
-  const now = (dependencies.now ?? (() => new Date()))().toISOString();
-  const store = dependencies.openStore();
-  const chunking = chunkingKey(dependencies.config);
-  for (const document of documents) {
-    const contentHash = sha256(`${document.title}\n${document.markdown}`);
-    report.pages += 1;
-    report.fetched += 1;
-    const stored = store.getPage(document.url);
-    const rechunk = stored !== undefined && stored.chunking !== chunking;
-    if (stored?.contentHash === contentHash && !rechunk) {
-      report.unchanged += 1;
-      report.chunks += stored.chunkCount;
-      continue;
-    }
-    const page: Page = { url: document.url, canonicalUrl: document.url, title: document.title, markdown: document.markdown, headings: [], anchors: [], contentHash, fetchedAt: now, source: 'local', chunking };
-    const chunks = chunk(page, { maxTokens: dependencies.config.chunk.maxTokens, overlapTokens: dependencies.config.chunk.overlapTokens, tokenizer });
-    report[store.upsertPage(page, chunks, { rechunked: rechunk })] += 1;
-    report.chunks += chunks.length;
-  }
-  return report;
-}
-
-/** What the stored chunks depend on besides the page: a change means chunking again. */
-function chunkingKey(config: CitedocsConfig): string {
-  return JSON.stringify({ maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, encoding: config.tokenizer.encoding, chunker: 2 });
 }
 
 /** Same origin (or both local files): a page may only be another's duplicate within one site. */

@@ -18,7 +18,7 @@ describe('extraction per documentation generator', () => {
       <main class="docMainContainer"><div class="row"><div class="col docItemCol"><article><nav class="theme-doc-breadcrumbs" aria-label="Breadcrumbs"><a href="/">Home</a></nav>
       <div class="theme-doc-markdown markdown"><header><h1>Installation</h1></header><p>Install the package.</p>
       <h2 class="anchor anchorWithStickyNavbar_abc" id="requirements">Requirements<a href="#requirements" class="hash-link" aria-label="Direct link to Requirements" title="Direct link to Requirements">\u200b</a></h2><p>Node 20 or later.</p></div>
-      <footer class="theme-doc-footer"><a href="https://github.com/x/edit/main/docs/a.md">Edit this page</a></footer></article>
+      <footer class="theme-doc-footer"><a href="https://git.example/x/edit/main/docs/a.md">Edit this page</a></footer></article>
       <nav class="pagination-nav"><a class="pagination-nav__link--prev" href="/docs/x">Previous</a><a href="/docs/y">Next</a></nav></div>
       <div class="col col--3"><div class="tableOfContents theme-doc-toc-desktop"><ul class="table-of-contents"><li><a href="#requirements">On this page</a></li></ul></div></div></div></main></div>
       <footer class="footer">Copyright 2026</footer></body></html>`;
@@ -33,7 +33,7 @@ describe('extraction per documentation generator', () => {
     const html = `<html><body><header class="md-header"><a>Search docs</a></header><div class="md-container"><main class="md-main"><div class="md-main__inner">
       <div class="md-sidebar md-sidebar--primary"><nav class="md-nav"><a href="a/">Sidebar item</a></nav></div>
       <div class="md-sidebar md-sidebar--secondary"><nav class="md-nav md-nav--secondary"><label>On this page</label></nav></div>
-      <div class="md-content"><article class="md-content__inner md-typeset"><a href="https://github.com/x/edit/main/docs/index.md" title="Edit this page" class="md-content__button md-icon">e</a>
+      <div class="md-content"><article class="md-content__inner md-typeset"><a href="https://git.example/x/edit/main/docs/index.md" title="Edit this page" class="md-content__button md-icon">e</a>
       <h1 id="configuration">Configuration</h1><p>Settings live in <code>mkdocs.yml</code>.</p>
       <h2 id="theme">Theme<a class="headerlink" href="#theme" title="Permanent link">¶</a></h2><p>Pick a theme.</p></article></div></div></main>
       <footer class="md-footer"><nav class="md-footer__inner"><a class="md-footer__link--prev">Previous</a></nav><div class="md-copyright">Copyright</div></footer></div></body></html>`;
@@ -49,7 +49,7 @@ describe('extraction per documentation generator', () => {
       <div class="content"><main class="main"><div class="vp-doc _guide_getting-started"><div>
       <h1 id="getting-started" tabindex="-1">Getting Started <a class="header-anchor" href="#getting-started" aria-label="Permalink to &quot;Getting Started&quot;">\u200b</a></h1>
       <div class="language-sh vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">sh</span><pre class="shiki"><code><span class="line">npm add -D vitepress</span></code></pre></div>
-      </div></div></main><footer class="VPDocFooter"><div class="edit-link"><a href="https://github.com/x/edit">Edit this page on GitHub</a></div><nav class="prev-next"><a>Previous</a><a>Next</a></nav></footer></div></div></div></div></div></body></html>`;
+      </div></div></main><footer class="VPDocFooter"><div class="edit-link"><a href="https://git.example/x/edit">Edit this page on GitHub</a></div><nav class="prev-next"><a>Previous</a><a>Next</a></nav></footer></div></div></div></div></div></body></html>`;
     const result = extractHtml(html, 'https://d.example/guide/getting-started');
     expect(result.headings).toEqual([{ level: 1, text: 'Getting Started', anchor: 'getting-started' }]);
     expect(result.markdown).toContain('```sh\nnpm add -D vitepress\n```');

@@ -1,0 +1,65 @@
+import type { CitedocsConfig } from '../core/config.js';
+import type { SourceItem } from '../core/types.js';
+import { crawl } from '../sources/crawl/crawler.js';
+import type { CrawlFrontier } from '../sources/crawl/frontier.js';
+import type { Store } from '../store/store.js';
+import type { IngestDependencies, IngestOptions } from './ingest.js';
+import { loadExtractor } from './stage-loaders.js';
+
+/** A site crawl wired to the store: conditional requests from stored validators, a stored frontier. */
+export function crawlSite(
+  startUrl: string,
+  options: IngestOptions,
+  dependencies: IngestDependencies,
+  progress: (fetched: number, queued: number) => void,
+): AsyncIterable<SourceItem> {
+  const crawlConfig = { ...dependencies.config.crawl };
+  if (options.maxPages !== undefined) crawlConfig.maxPages = options.maxPages;
+  if (options.maxDepth !== undefined) crawlConfig.maxDepth = options.maxDepth;
+  if (options.concurrency !== undefined) crawlConfig.concurrency = options.concurrency;
+  if (options.userAgent !== undefined) crawlConfig.userAgent = options.userAgent;
+  if (options.include !== undefined) crawlConfig.include = options.include;
+  if (options.exclude !== undefined) crawlConfig.exclude = options.exclude;
+  const store = dependencies.openStore;
+  const existing = dependencies.existingStore;
+  return crawl({
+    ...crawlConfig,
+    startUrl,
+    extract: async (document, url) => (await loadExtractor())(document, url),
+    known: (url) => {
+      const page = existing()?.getPage(url);
+      if (page === undefined) return undefined;
+      const current = options.chunking === undefined || page.chunking === options.chunking;
+      const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
+      return { links: page.links, contentHash: page.contentHash, ...validators };
+    },
+    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix, 'crawl') ?? [],
+    frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),
+    onProgress: ({ fetched, queued }) => progress(fetched, queued),
+    ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
+/** The crawl frontier in the store: a crawl with the same start URL and settings resumes it. */
+function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date): CrawlFrontier {
+  let runId: number | undefined;
+  const id = (): number => {
+    if (runId === undefined) throw new Error('the crawl frontier was used before resume()');
+    return runId;
+  };
+  return {
+    resume: () => {
+      const scope = { maxDepth: settings.maxDepth ?? null, include: settings.include, exclude: settings.exclude, respectRobots: settings.respectRobots, useSitemaps: settings.useSitemaps };
+      const run = store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());
+      runId = run.id;
+      return { queued: run.queued, seen: run.seen };
+    },
+    add: (entries) => {
+      if (entries.length > 0) store().crawlState.enqueue(id(), entries);
+    },
+    done: (url) => store().crawlState.markDone(id(), url),
+    finish: () => store().crawlState.finishRun(id(), now().toISOString()),
+  };
+}
