@@ -1,3 +1,5 @@
+import { safeDecode } from '../core/url-text.js';
+
 /** The part of the store the link checker reads: which pages exist and which anchors each has. */
 export interface AnchorMap {
   hasPage(url: string): boolean;
@@ -24,10 +26,3 @@ export function checkLink(url: string, anchors: AnchorMap): LinkVerdict {
   return { ok: false, url: page, warning: `Removed #${fragment} from ${page}: the page has no such anchor.` };
 }
 
-function safeDecode(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
-}

@@ -1,3 +1,4 @@
+import { safeDecode } from '../core/url-text.js';
 import type { Engine } from '../engine/engine.js';
 import type { BeirDataset, DocsQuestion } from './datasets.js';
 import { distinct, hitAt, mean, ndcgAt, percentile, recallAt, reciprocalRankAt } from './metrics.js';
@@ -99,13 +100,6 @@ function pageOf(section: string): string {
   return section.split('#')[0] ?? section;
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 function round(value: number, digits = 4): number {
   const factor = 10 ** digits;

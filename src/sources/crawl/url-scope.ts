@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { safeDecode } from '../../core/url-text.js';
 
 /** Extensions that are never documentation pages: not worth a request. */
 const BINARY_EXTENSIONS = /\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|pdf|zip|gz|tgz|bz2|xz|7z|tar|rar|exe|dmg|msi|deb|rpm|jar|whl|mp3|mp4|webm|ogg|wav|mov|avi|woff2?|ttf|otf|eot|css|js|mjs|map|json|xml|rss|atom|epub|mobi|ps|tex|dvi)$/i;
@@ -46,13 +47,6 @@ export function createScope(startUrl: string, rules: ScopeRules = {}): CrawlScop
   };
 }
 
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-}
 
 /** The URL a page is fetched and stored under: no fragment. */
 export function pageUrlOf(url: string): string {
