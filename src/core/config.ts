@@ -59,6 +59,45 @@ export const configSchema = z.strictObject({
       overlapTokens: z.number().int().min(0).default(0),
     })
     .prefault({}),
+  embed: z
+    .strictObject({
+      /**
+       * The embedder for dense retrieval: none, use (the Universal Sentence Encoder shipped in
+       * an npm package), transformers:<model id or folder>, openai:<model>. Unset: ingest embeds
+       * nothing and search uses the embedder the index was built with, if any.
+       */
+      embedder: z.string().min(1).optional(),
+      /** Texts per embedding call; the provider's own size when unset. */
+      batchSize: z.number().int().min(1).max(2048).optional(),
+      /** Worker threads for CPU-bound local models (use); one per core, at most 4, when unset. */
+      workers: z.number().int().min(1).max(16).optional(),
+      /** Embedding calls in flight at once. */
+      concurrency: z.number().int().min(1).max(32).default(2),
+      /** Overrides the model's own query/passage prefixes (bge's instruction, e5's "query: "). */
+      queryPrefix: z.string().optional(),
+      passagePrefix: z.string().optional(),
+      openai: z
+        .strictObject({
+          /** Up to /v1: OpenAI, or a local Ollama (http://127.0.0.1:11434/v1), vLLM, TEI, LM Studio. */
+          baseUrl: z.string().url().default('https://api.openai.com/v1'),
+          /** The environment variable holding the API key (none is sent when it is unset). */
+          apiKeyEnv: z.string().min(1).default('OPENAI_API_KEY'),
+          dimensions: z.number().int().positive().optional(),
+          timeoutMs: z.number().int().positive().default(60_000),
+          retries: z.number().int().min(0).max(10).default(3),
+          retryBaseDelayMs: z.number().int().min(0).default(500),
+        })
+        .prefault({}),
+      transformers: z
+        .strictObject({
+          cacheDir: z.string().min(1).optional(),
+          /** Download a model missing from the cache. Off: citedocs never downloads unless told to. */
+          allowRemote: z.boolean().default(false),
+          dtype: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4']).optional(),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   retrieve: z
     .strictObject({
       /** Candidates retrieved before selection. */
@@ -71,6 +110,68 @@ export const configSchema = z.strictObject({
           text: z.number().min(0).default(1),
         })
         .prefault({}),
+      fusion: z
+        .strictObject({
+          /**
+           * How BM25 and dense lists merge: `weighted` sums min-max normalised scores (robust to
+           * a weak dense model); `rrf` is reciprocal rank fusion.
+           */
+          method: z.enum(['weighted', 'rrf']).default('weighted'),
+          /** RRF's k: larger flattens the difference between ranks. */
+          rrfK: z.number().positive().default(60),
+          bm25Weight: z.number().min(0).default(1),
+          denseWeight: z.number().min(0).default(0.3),
+        })
+        .prefault({}),
+      dense: z
+        .strictObject({
+          /** Candidates found by 1-bit codes and re-scored exactly; indexes up to this size are searched exactly. */
+          coarseK: z.number().int().positive().default(400),
+        })
+        .prefault({}),
+      techniques: z
+        .strictObject({
+          /** Pseudo-relevance feedback: expansion terms from the top BM25 hits (no LLM needed). */
+          prf: z
+            .strictObject({
+              enabled: z.boolean().default(false),
+              weight: z.number().min(0).default(0.5),
+              feedbackDocs: z.number().int().min(1).default(3),
+              expansionTerms: z.number().int().min(1).default(10),
+            })
+            .prefault({}),
+          /** HyDE: an LLM-written hypothetical passage, searched in the dense index (needs an LLM and an embedder). */
+          hyde: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.8) }).prefault({}),
+          /** LLM-written query variants: keywords to BM25, paraphrases to the dense index (needs an LLM). */
+          expansion: z
+            .strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.7), variants: z.number().int().min(1).max(8).default(3) })
+            .prefault({}),
+          /** Skip expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
+          confidentMargin: z.number().min(0).max(1).default(0.5),
+        })
+        .prefault({}),
+      followUp: z
+        .strictObject({
+          /** A second round for the parts of the question the top candidates do not cover. */
+          enabled: z.boolean().default(false),
+          maxQueries: z.number().int().min(1).max(5).default(2),
+          weight: z.number().min(0).default(0.6),
+          /** Top candidates checked for coverage. */
+          inspect: z.number().int().min(1).default(5),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  llm: z
+    .strictObject({
+      /** An OpenAI-compatible chat model (OpenAI, Ollama, vLLM, llama.cpp, LM Studio); none when unset. */
+      model: z.string().min(1).optional(),
+      baseUrl: z.string().url().default('https://api.openai.com/v1'),
+      /** The environment variable holding the API key (none is sent when it is unset). */
+      apiKeyEnv: z.string().min(1).default('OPENAI_API_KEY'),
+      timeoutMs: z.number().int().positive().default(60_000),
+      retries: z.number().int().min(0).max(10).default(2),
+      retryBaseDelayMs: z.number().int().min(0).default(500),
     })
     .prefault({}),
   select: z

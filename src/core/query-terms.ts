@@ -11,6 +11,11 @@ const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
+/** Whether a lower-cased word is a stop-word (or question boilerplate). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** The search terms of a question: lower-cased words, stop-words dropped, each once. */
 export function queryTerms(question: string): string[] {
   const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

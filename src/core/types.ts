@@ -64,6 +64,8 @@ export interface Candidate {
   scores: CandidateScores;
   techniques: string[];
   trace: ScoreTrace[];
+  /** Set when only a follow-up query (after the first round) found it, with that query. */
+  retrieval?: { type: 'follow-up'; query: string };
 }
 
 export interface DroppedCandidate {
@@ -111,9 +113,18 @@ export interface TextHit {
   bm25: number;
 }
 
+/** How common words are in the index: the IDF that pseudo-relevance feedback weighs terms by. */
+export interface TermStats {
+  /** Chunks in the index. */
+  documents: number;
+  /** Chunks containing each word (after the index's stemming); absent words are 0. */
+  documentFrequency: ReadonlyMap<string, number>;
+}
+
 /** Full-text search over chunks: what the retrieve stage needs of an index. */
 export interface TextIndex {
   searchText(query: TextQuery): TextHit[];
+  termStats(words: readonly string[]): TermStats;
 }
 
 /** Counts text the way the target LLM does. */

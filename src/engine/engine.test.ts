@@ -27,29 +27,29 @@ describe('engine over a folder of Markdown', () => {
     const engine = createEngine({ dbPath });
     const report = await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
     expect(report).toMatchObject({ pages: 3, added: 3, errors: [], interrupted: false });
-    const { results, warnings } = engine.search('how do I change the request timeout');
+    const { results, warnings } = await engine.search('how do I change the request timeout');
     expect(warnings).toEqual([]);
     expect(results[0]).toMatchObject({ url: 'https://widget.example/docs/guide/setup#configure-timeouts', title: 'Setup', headingPath: ['Setup', 'Configure timeouts'] });
-    engine.close();
+    await engine.close();
   });
 
   it('answers with cited sentences whose URLs are the pages and anchors in the index', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    const answer = engine.ask('what is the default timeout');
+    const answer = await engine.ask('what is the default timeout');
     expect(answer.answer).toContain('The default timeout is 30 seconds. [1]');
     expect(answer.citations[0]).toEqual({ n: 1, url: 'https://widget.example/docs/guide/setup#configure-timeouts', anchor: 'configure-timeouts', title: 'Setup › Configure timeouts' });
     expect(answer.warnings).toEqual([]);
-    engine.close();
+    await engine.close();
   });
 
   it('links to the files themselves when no base URL is given', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs);
-    expect(engine.search('install the CLI').results[0]?.url).toMatch(/^file:\/\/.*\/docs\/guide\/setup\.md#install-the-cli$/);
-    engine.close();
+    expect((await engine.search('install the CLI')).results[0]?.url).toMatch(/^file:\/\/.*\/docs\/guide\/setup\.md#install-the-cli$/);
+    await engine.close();
   });
 
   it('re-ingests unchanged pages without rewriting them and replaces a changed page', async () => {
@@ -61,9 +61,9 @@ describe('engine over a folder of Markdown', () => {
     writeFileSync(join(docs, 'guide/setup.md'), '# Setup\n\n## Proxies\n\nSet `proxyUrl` to route requests through a proxy.');
     const changed = await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
     expect(changed).toMatchObject({ changed: 1, unchanged: 2 });
-    expect(engine.search('timeout').results.some((result) => result.url.includes('configure-timeouts'))).toBe(false);
-    expect(engine.search('proxy').results[0]?.url).toBe('https://widget.example/docs/guide/setup#proxies');
-    engine.close();
+    expect((await engine.search('timeout')).results.some((result) => result.url.includes('configure-timeouts'))).toBe(false);
+    expect((await engine.search('proxy')).results[0]?.url).toBe('https://widget.example/docs/guide/setup#proxies');
+    await engine.close();
   });
 
   it('chunks every page again when the chunking settings change, once', async () => {
@@ -71,13 +71,13 @@ describe('engine over a folder of Markdown', () => {
     const { docs, dbPath } = workspace({ 'a.md': `# A\n\n## Options\n\n${long}`, 'b.md': '# B\n\nShort.' });
     const first = createEngine({ dbPath });
     const before = await first.ingest(docs);
-    first.close();
+    await first.close();
     const smaller = createEngine({ dbPath, chunk: { maxTokens: 64 } });
     const again = await smaller.ingest(docs);
     expect(again).toMatchObject({ changed: 2, unchanged: 0 });
     expect(again.chunks).toBeGreaterThan(before.chunks);
     expect(await smaller.ingest(docs)).toMatchObject({ changed: 0, unchanged: 2, chunks: again.chunks });
-    smaller.close();
+    await smaller.close();
   });
 
   it('re-chunks each source whose pages were chunked with other settings, not only the first one ingested', async () => {
@@ -87,11 +87,11 @@ describe('engine over a folder of Markdown', () => {
     const first = createEngine({ dbPath: one.dbPath });
     await first.ingest(one.docs, { baseUrl: 'https://one.example/' });
     await first.ingest(two.docs, { baseUrl: 'https://two.example/' });
-    first.close();
+    await first.close();
     const smaller = createEngine({ dbPath: one.dbPath, chunk: { maxTokens: 64 } });
     expect(await smaller.ingest(one.docs, { baseUrl: 'https://one.example/' })).toMatchObject({ changed: 1 });
     expect(await smaller.ingest(two.docs, { baseUrl: 'https://two.example/' })).toMatchObject({ changed: 1 });
-    smaller.close();
+    await smaller.close();
   });
 
   it('removes the page of a file deleted from the folder, and only from that folder', async () => {
@@ -103,22 +103,22 @@ describe('engine over a folder of Markdown', () => {
     rmSync(join(docs, 'guide/setup.md'));
     // index.md links to the deleted page, so it changes too.
     expect(await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' })).toMatchObject({ removed: 1, pages: 2 });
-    expect(engine.search('timeout').results.some((result) => result.url.includes('guide/setup'))).toBe(false);
+    expect((await engine.search('timeout')).results.some((result) => result.url.includes('guide/setup'))).toBe(false);
     expect(engine.inspect('https://other.example/x')).toBeDefined();
-    engine.close();
+    await engine.close();
   });
 
   it('honours the token budget and the limit of a search', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    const all = engine.search('setup install timeout guide', { limit: 10 }).results;
+    const all = (await engine.search('setup install timeout guide', { limit: 10 })).results;
     expect(all.length).toBeGreaterThan(2);
-    expect(engine.search('setup install timeout guide', { limit: 2 }).results).toHaveLength(2);
+    expect((await engine.search('setup install timeout guide', { limit: 2 })).results).toHaveLength(2);
     const budget = (all[0]?.tokenCount ?? 0) + 1;
-    const limited = engine.search('setup install timeout guide', { maxTokens: budget }).results;
+    const limited = (await engine.search('setup install timeout guide', { maxTokens: budget })).results;
     expect(limited.reduce((sum, result) => sum + result.tokenCount, 0)).toBeLessThanOrEqual(budget);
-    engine.close();
+    await engine.close();
   });
 });
 
@@ -135,15 +135,15 @@ describe('engine.inspect', () => {
     ]);
     expect(page?.chunks[0]?.tokenCount).toBeGreaterThan(0);
     expect(engine.inspect('https://widget.example/docs/missing')).toBeUndefined();
-    engine.close();
+    await engine.close();
   });
 });
 
 describe('engine errors', () => {
-  it('refuses to search before any ingest, without creating the index file', () => {
+  it('refuses to search before any ingest, without creating the index file', async () => {
     const { dbPath } = workspace({});
     const engine = createEngine({ dbPath });
-    expect(() => engine.search('anything')).toThrow(StoreError);
+    await expect(engine.search("anything")).rejects.toThrow(StoreError);
     expect(existsSync(dbPath)).toBe(false);
   });
 
@@ -151,8 +151,8 @@ describe('engine errors', () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    expect(() => engine.ask('   ')).toThrow(UsageError);
-    engine.close();
+    await expect(engine.ask("   ")).rejects.toThrow(UsageError);
+    await engine.close();
   });
 
   it('refuses a source that is neither a URL nor a folder, and a non-http base URL, creating nothing', async () => {
@@ -168,10 +168,10 @@ describe('engine errors', () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    const { results, warnings } = engine.search('timeout', { maxTokens: 3 });
+    const { results, warnings } = await engine.search('timeout', { maxTokens: 3 });
     expect(results).toEqual([]);
     expect(warnings[0]).toMatch(/^\d+ passages match, but none fits the budget of 3 tokens \(the smallest has \d+\); raise --max-tokens\.$/);
-    engine.close();
+    await engine.close();
   });
 
   it('refuses an unknown configuration key, naming it and the file', () => {
@@ -190,15 +190,15 @@ describe('engine errors', () => {
     const report = await engine.ingest(docs);
     expect(report.pages).toBe(2);
     expect(report.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Could not chunk file:.*b\.md: /) })]);
-    engine.close();
+    await engine.close();
   });
 
   it('says when nothing matches', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    expect(engine.search('kubernetes helm')).toEqual({ results: [], warnings: ['No passage in the index matches "kubernetes helm".'] });
-    expect(engine.ask('kubernetes helm').citations).toEqual([]);
-    engine.close();
+    expect(await engine.search("kubernetes helm")).toEqual({ results: [], warnings: ['No passage in the index matches "kubernetes helm".'], retrieval: { lists: ["bm25:original"] } });
+    expect((await engine.ask('kubernetes helm')).citations).toEqual([]);
+    await engine.close();
   });
 });

@@ -3,14 +3,19 @@ import { extractiveAnswer } from '../answer/extractive.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import { chunkUrl, type Candidate, type Citation, type Selection, type Tokenizer } from '../core/types.js';
-import { retrieveLexical } from '../retrieve/retriever.js';
+import { chunkUrl, type Candidate, type Citation, type Tokenizer } from '../core/types.js';
+import { EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
+import type { Embedder } from '../embed/embedder.js';
+import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
+import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store, StoreStats } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
+import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
+import { embedderRegistry, retrieve } from './retrieval.js';
 import type { DirectDocument } from './ingest-documents.js';
 
 /** Pages, chunks, anchors and bytes of the index. */
@@ -20,6 +25,7 @@ export interface SearchOptions {
   limit?: number;
   maxTokens?: number;
   explain?: boolean;
+  signal?: AbortSignal;
 }
 
 export interface SearchResult {
@@ -35,10 +41,18 @@ export interface SearchResult {
 export interface SearchResponse {
   results: SearchResult[];
   warnings: string[];
+  /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
+  retrieval: { embedder?: string; lists: string[] };
 }
 
 export interface AskOptions {
   maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: EmbedProgress) => void;
 }
 
 export interface AskResponse {
@@ -60,21 +74,29 @@ export interface EngineDependencies {
   configOrigin?: string;
   fetch?: FetchLike;
   now?: () => Date;
+  /** Where API keys named in the configuration are read from (the CLI passes process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** An embedder to use for its model id instead of building one (tests, embedding applications). */
+  embedder?: Embedder;
+  /** The LLM for query techniques instead of the configured one. */
+  llm?: Llm;
 }
 
 export interface Engine {
   readonly config: CitedocsConfig;
   ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
   /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
-  ingestDocuments(documents: Iterable<DirectDocument>): Promise<IngestReport>;
+  ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
   /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
   countPagesUnder(prefix: string): number;
-  search(query: string, options?: SearchOptions): SearchResponse;
-  ask(question: string, options?: AskOptions): AskResponse;
+  /** Gives every passage without one a vector of the configured embedder (or the index's own). */
+  embed(options?: EmbedOptions): Promise<EmbedReport>;
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  ask(question: string, options?: AskOptions): Promise<AskResponse>;
   stats(): StoreStats;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
   inspect(url: string): PageInspection | undefined;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
@@ -83,6 +105,36 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   let tokenizer: Promise<Tokenizer> | undefined;
   let reader: Store | undefined;
   let writer: Store | undefined;
+  const embedderDependencies: EmbedderDependencies = {
+    ...(dependencies.env === undefined ? {} : { env: dependencies.env }),
+  };
+  const embedders = embedderRegistry(config, embedderDependencies, dependencies.embedder);
+  let llm: Llm | undefined | null = dependencies.llm ?? null;
+  const llmOf = (): Llm | undefined => {
+    if (llm === null) {
+      const { model, baseUrl, apiKeyEnv, timeoutMs, retries, retryBaseDelayMs } = config.llm;
+      const apiKey = dependencies.env?.[apiKeyEnv];
+      llm =
+        model === undefined
+          ? undefined
+          : createOpenAiCompatibleLlm({ baseUrl, model, timeoutMs, retries, retryBaseDelayMs, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) });
+    }
+    return llm;
+  };
+  /** The embedder ingest and `embed` write vectors with: the configured one, else the index's own. */
+  const ingestEmbedder = (store: Store | undefined): Embedder | undefined => {
+    const name = config.embed.embedder ?? (store?.vectors.available === true ? store.vectors.info()?.modelId : undefined);
+    return name === undefined ? undefined : embedders.get(name);
+  };
+  const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
+    const { embedPending } = await import('./embed-pass.js');
+    return embedPending(store, embedder, {
+      concurrency: config.embed.concurrency,
+      ...(config.embed.batchSize === undefined ? {} : { batchSize: config.embed.batchSize }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+  };
 
   const readStore = (): Store => (reader ??= createSqliteStore(config.dbPath, 'read'));
   const anchorMapOf = (store: Store): AnchorMap => {
@@ -94,19 +146,34 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     return { hasPage: (url) => lookup(url) !== undefined, anchorsOf: (url) => lookup(url) ?? new Set() };
   };
 
-  const retrieveAndSelect = (query: string, limit: number, maxTokens: number): { selection: Selection; warnings: string[] } => {
+  const retrieveAndSelect = async (query: string, limit: number, maxTokens: number, signal?: AbortSignal) => {
     const text = query.trim();
     if (text === '') throw new UsageError('The question is empty. Ask something, like: citedocs ask "how do I create an index"');
     const store = readStore();
     if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
-    const candidates = retrieveLexical(store, text, { topK: Math.max(config.retrieve.topK, limit), fieldWeights: config.retrieve.fieldWeights });
+    const retrieval = await retrieve(text, Math.max(config.retrieve.topK, limit), { config, store: readStore, embedderFor: (name) => embedders.get(name), llm: llmOf }, signal);
+    const { candidates } = retrieval;
     const selection = selectCandidates(candidates, { limit, maxTotalTokens: maxTokens });
-    const warnings = candidates.length === 0 ? [`No passage in the index matches "${text}".`] : [];
+    const warnings = [...retrieval.warnings];
+    if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
       const smallest = Math.min(...candidates.map((candidate) => candidate.chunk.tokenCount));
       warnings.push(`${candidates.length} passages match, but none fits the budget of ${maxTokens} tokens (the smallest has ${smallest}); raise --max-tokens.`);
     }
-    return { selection, warnings };
+    return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
+  };
+
+  /** After an ingest: embeds the new and changed passages when the index has (or is to get) vectors. */
+  const withEmbedding = async (report: IngestReport, options: IngestOptions): Promise<IngestReport> => {
+    const store = writer;
+    if (store === undefined || report.interrupted || config.embed.embedder === 'none' || !store.hasChunks()) return report;
+    const embedder = ingestEmbedder(store);
+    if (embedder === undefined) return report;
+    const embedding = await runEmbedPass(store, embedder, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onEmbedProgress === undefined ? {} : { onProgress: options.onEmbedProgress }),
+    });
+    return { ...report, embedding, interrupted: report.interrupted || embedding.interrupted };
   };
 
   return {
@@ -117,7 +184,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       try {
         // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
         const { ingest } = await import('./ingest.js');
-        return await ingest(input, options, {
+        const report = await ingest(input, options, {
           config,
           tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
           openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
@@ -125,23 +192,25 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
+        return await withEmbedding(report, options);
       } finally {
         writer?.close();
         writer = undefined;
       }
     },
 
-    async ingestDocuments(documents) {
+    async ingestDocuments(documents, options = {}) {
       reader?.close();
       reader = undefined;
       try {
         const { ingestDocuments } = await import('./ingest-documents.js');
-        return await ingestDocuments(documents, {
+        const report = await ingestDocuments(documents, {
           config,
           openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
           tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
+        return await withEmbedding(report, options);
       } finally {
         writer?.close();
         writer = undefined;
@@ -153,9 +222,24 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       return readStore().pageUrlsUnder(prefix).length;
     },
 
-    search(query, options = {}) {
+    async embed(options = {}) {
+      reader?.close();
+      reader = undefined;
+      try {
+        const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
+        if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages to embed. Run \`citedocs ingest <url|folder>\` first.`);
+        const embedder = ingestEmbedder(store);
+        if (embedder === undefined) throw new UsageError(`Choose an embedder: citedocs embed --embedder <${EMBEDDER_NAMES_HELP}>.`);
+        return await runEmbedPass(store, embedder, options);
+      } finally {
+        writer?.close();
+        writer = undefined;
+      }
+    },
+
+    async search(query, options = {}) {
       const limit = options.limit ?? config.select.finalK;
-      const { selection, warnings } = retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens);
+      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.signal);
       const anchors = anchorMapOf(readStore());
       const results: SearchResult[] = [];
       for (const candidate of selection.candidates) {
@@ -172,11 +256,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { explain: candidate.trace } : {}),
         });
       }
-      return { results, warnings };
+      return { results, warnings, retrieval };
     },
 
-    ask(question, options = {}) {
-      const { selection, warnings } = retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens);
+    async ask(question, options = {}) {
+      const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.signal);
       if (selection.candidates.length === 0) {
         return { answer: 'The indexed documentation has nothing on this question.', citations: [], warnings };
       }
@@ -219,11 +303,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       };
     },
 
-    close() {
+    async close() {
       reader?.close();
       writer?.close();
       reader = undefined;
       writer = undefined;
+      await embedders.close();
     },
   };
 }

@@ -50,10 +50,10 @@ describe('ingest of a site, then again', () => {
     site.remove('/docs/b.html');
     const third = await engine.ingest(start);
     expect(third).toMatchObject({ added: 0, changed: 1, unchanged: 1, removed: 1, fetched: 1 });
-    expect(engine.search('zeppelins').results[0]?.url).toBe(`${site.server.base}/docs/a.html`);
-    expect(engine.search('beta').results).toEqual([]);
+    expect((await engine.search('zeppelins')).results[0]?.url).toBe(`${site.server.base}/docs/a.html`);
+    expect((await engine.search('beta')).results).toEqual([]);
     expect(engine.stats().pages).toBe(2);
-    engine.close();
+    await engine.close();
   });
 
   it('writes every page read to --export as JSON lines', async () => {
@@ -102,7 +102,7 @@ describe('ingest in several runs', () => {
     expect(second).toMatchObject({ added: 2 });
     expect(second.queued).toBeUndefined();
     expect(engine.stats().pages).toBe(5);
-    engine.close();
+    await engine.close();
   });
 
   it('keeps one page for content served at two URLs, also when a re-crawl meets the second URL first', async () => {
@@ -115,6 +115,6 @@ describe('ingest in several runs', () => {
     const again = await engine.ingest(start);
     expect(again).toMatchObject({ added: 0, changed: 0 });
     expect(engine.stats().pages).toBe(2);
-    engine.close();
+    await engine.close();
   });
 });

@@ -8,6 +8,7 @@ import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
 import { crawlSite } from './crawl-source.js';
+import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
 import type { Store } from '../store/store.js';
 
@@ -27,6 +28,8 @@ export interface IngestOptions {
   chunking?: string;
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
+  /** Progress of the embedding pass that follows, when the index has an embedder. */
+  onEmbedProgress?: (progress: EmbedProgress) => void;
 }
 
 export interface IngestProgress {
@@ -62,6 +65,8 @@ export interface IngestReport {
   stopped?: string;
   /** URLs still to crawl when the run ended early (interrupted, or at --max-pages): the next run continues with them. */
   queued?: number;
+  /** The embedding pass after the pages were stored, when the index has (or gets) vectors. */
+  embedding?: EmbedReport;
 }
 
 export interface IngestDependencies {

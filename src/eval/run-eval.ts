@@ -19,10 +19,10 @@ const NO_BUDGET = 100_000_000;
  * BEIR: every corpus document is one page `corpus:<id>`; a query's ranking is the distinct
  * documents of its ranked passages. Graded nDCG@10 from the qrels.
  */
-export function evaluateBeir(engine: Engine, dataset: BeirDataset): EvalReport {
-  const rows = dataset.queries.map((query) => {
+export async function evaluateBeir(engine: Engine, dataset: BeirDataset): Promise<EvalReport> {
+  const rows = await mapInOrder(dataset.queries, async (query) => {
     const started = performance.now();
-    const { results } = engine.search(query.text, { limit: DEPTH, maxTokens: NO_BUDGET });
+    const { results } = await engine.search(query.text, { limit: DEPTH, maxTokens: NO_BUDGET });
     const latencyMs = performance.now() - started;
     const ranked = distinct(results.map((result) => decodeURIComponent(result.url.replace(/^corpus:/, '').split('#')[0] ?? '')));
     const relevance = dataset.qrels.get(query.id) ?? new Map<string, number>();
@@ -52,11 +52,11 @@ export function evaluateBeir(engine: Engine, dataset: BeirDataset): EvalReport {
  * Docs questions: gold entries are `page#anchor` paths relative to the site URL. A section
  * hit needs the page and the anchor; a page hit the page only.
  */
-export function evaluateQuestions(engine: Engine, questions: readonly DocsQuestion[], siteUrl: string, name: string): EvalReport {
+export async function evaluateQuestions(engine: Engine, questions: readonly DocsQuestion[], siteUrl: string, name: string): Promise<EvalReport> {
   const site = siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`;
-  const rows = questions.map((question) => {
+  const rows = await mapInOrder(questions, async (question) => {
     const started = performance.now();
-    const { results } = engine.search(question.query, { limit: DEPTH, maxTokens: NO_BUDGET });
+    const { results } = await engine.search(question.query, { limit: DEPTH, maxTokens: NO_BUDGET });
     const latencyMs = performance.now() - started;
     const sections = distinct(results.map((result) => normalise(result.url.startsWith(site) ? result.url.slice(site.length) : result.url)));
     const pages = distinct(sections.map(pageOf));
@@ -104,4 +104,11 @@ function pageOf(section: string): string {
 function round(value: number, digits = 4): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** One query at a time, so each latency is measured alone. */
+async function mapInOrder<T, R>(items: readonly T[], map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const item of items) results.push(await map(item));
+  return results;
 }

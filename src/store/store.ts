@@ -1,4 +1,5 @@
 import type { Chunk, FrontierEntry, Page, TextIndex } from '../core/types.js';
+import type { VectorStore } from './vectors.js';
 
 export type { FrontierEntry, TextHit, TextQuery } from '../core/types.js';
 
@@ -38,6 +39,8 @@ export interface Store extends TextIndex {
   pageUrlsUnder(prefix: string, source?: Page['source']): string[];
   /** Crawl runs and their frontiers, so an interrupted crawl resumes where it stopped. */
   readonly crawlState: CrawlStateStore;
+  /** Dense vectors of the chunks, for semantic search. */
+  readonly vectors: VectorStore;
   /** The chunks of a page in reading order. */
   chunksOf(url: string): Chunk[];
   /** Every fragment id that exists on the page: the anchor map used to check links. */

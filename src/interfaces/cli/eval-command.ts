@@ -45,7 +45,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
       const ingested = await engine.ingestDocuments(dataset.corpus.map((document) => ({ url: `corpus:${encodeURIComponent(document.id)}`, title: document.title, markdown: document.text })));
       ingest = { seconds: round((performance.now() - started) / 1000), pages: ingested.pages, chunks: ingested.chunks };
       log(`running ${dataset.queries.length} queries…`);
-      report = evaluateBeir(engine, dataset);
+      report = await evaluateBeir(engine, dataset);
     } else {
       const questions = loadQuestions(flags.questions as string);
       const site = flags.site as string;
@@ -54,8 +54,13 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
         const crawled = await engine.ingest(site);
         ingest = { seconds: round((performance.now() - started) / 1000), pages: crawled.pages, chunks: crawled.chunks };
       }
+      // An index crawled before may lack the vectors of the embedder asked for.
+      if (engine.config.embed.embedder !== undefined && engine.config.embed.embedder !== 'none') {
+        const embedded = await engine.embed();
+        if (embedded.embedded > 0) log(`embedded ${embedded.embedded} passages with ${embedded.model}`);
+      }
       log(`running ${questions.length} questions…`);
-      report = evaluateQuestions(engine, questions, site, flags.questions as string);
+      report = await evaluateQuestions(engine, questions, site, flags.questions as string);
     }
     const { dbPath: _dbPath, ...config } = engine.config;
     const output: EvalOutput = { dataset: report.dataset, queries: report.queries, metrics: report.metrics, config, ...(ingest === undefined ? {} : { ingest }) };
@@ -63,7 +68,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
     if (flags.saveBaseline !== undefined) writeFileSync(flags.saveBaseline, `${JSON.stringify({ ...output, baseline: undefined, perQuery: report.perQuery }, null, 2)}\n`);
     return output;
   } finally {
-    engine.close();
+    await engine.close();
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,5 @@
 import type { AskResponse, PageInspection, SearchResponse } from '../../engine/engine.js';
+import type { EmbedReport } from '../../engine/embed-pass.js';
 import type { IngestReport } from '../../engine/ingest.js';
 import type { IndexStats } from '../../engine/engine.js';
 
@@ -34,12 +35,22 @@ export function formatIngest(report: IngestReport, stats: IndexStats | undefined
   if (report.queued !== undefined) lines.push(`${report.queued} URLs are still queued: run the same ingest again to continue.`);
   else if (report.interrupted || report.stopped !== undefined) lines.push('Run the same ingest again to resume where it stopped.');
   if (stats !== undefined) lines.push(`Index: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB.`);
+  if (report.embedding !== undefined) lines.push(formatEmbed(report.embedding));
+  else if (stats !== undefined) lines.push('Search: BM25 over titles, headings and text (no embedder; add --embedder use, transformers:<model> or openai:<model> for semantic search).');
   if (report.errors.length > 0) {
     lines.push(`${report.errors.length} could not be ingested:`);
     for (const error of report.errors.slice(0, 20)) lines.push(`  - ${error.message}`);
     if (report.errors.length > 20) lines.push(`  … and ${report.errors.length - 20} more (see --json).`);
   }
   return lines.join('\n');
+}
+
+export function formatEmbed(report: EmbedReport): string {
+  const parts = [`Embeddings (${report.model}): ${report.embedded} passages embedded`];
+  if (report.reused > 0) parts.push(`, ${report.reused} of them from the cache`);
+  if (report.switchedFrom !== undefined) parts.push(`; replaced the vectors of ${report.switchedFrom}`);
+  parts.push(report.pending > 0 ? `; ${report.pending} still without a vector: run \`citedocs embed\` to finish.` : '.');
+  return parts.join('');
 }
 
 export function formatStats(stats: IndexStats, path: string): string {

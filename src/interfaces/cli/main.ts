@@ -3,7 +3,8 @@ import { CitedocsError } from '../../core/errors.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
-import { formatAsk, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
+import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
+import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { progressReporter } from './progress.js';
 
@@ -32,6 +33,7 @@ interface IngestFlags {
 
 interface CommonOptions {
   db?: string;
+  embedder?: string;
   config?: string;
   json?: boolean;
   quiet?: boolean;
@@ -55,14 +57,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('-q, --quiet', 'no progress output')
       .option('-v, --verbose', 'more detail on errors');
 
-  const engineFor = (options: CommonOptions): Engine => {
+  const withEmbedder = (command: Command): Command =>
+    command.option('--embedder <name>', `embedder for dense retrieval: ${EMBEDDER_NAMES_HELP} (default: the index's own, or none)`);
+  const configFor = (options: CommonOptions, dbPath?: string) => {
     const file = readConfigFile(options.config, io.cwd);
-    const dbPath = options.db ?? io.env['CITEDOCS_DB'] ?? (typeof file.values['dbPath'] === 'string' ? file.values['dbPath'] : undefined) ?? './citedocs.db';
-    return createEngine({ ...file.values, dbPath }, file.path === undefined ? {} : { configOrigin: file.path });
+    const embed = typeof file.values['embed'] === 'object' && file.values['embed'] !== null ? (file.values['embed'] as Record<string, unknown>) : {};
+    return {
+      values: {
+        ...file.values,
+        dbPath: dbPath ?? options.db ?? io.env['CITEDOCS_DB'] ?? (typeof file.values['dbPath'] === 'string' ? file.values['dbPath'] : undefined) ?? './citedocs.db',
+        ...(options.embedder === undefined ? {} : { embed: { ...embed, embedder: options.embedder } }),
+      },
+      dependencies: { env: io.env, ...(file.path === undefined ? {} : { configOrigin: file.path }) },
+    };
+  };
+  const engineFor = (options: CommonOptions, dbPath?: string): Engine => {
+    const { values, dependencies } = configFor(options, dbPath);
+    return createEngine(values, dependencies);
   };
   const print = (options: CommonOptions, json: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(json, null, 2) : human}\n`);
 
-  withCommon(
+  withEmbedder(withCommon(
     program
       .command('ingest')
       .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index; run again to update it')
@@ -76,7 +91,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--export <file.jsonl>', 'also write every page read as a JSON line (url, title, markdown, headings, fetchedAt, etag, lastModified)')
       .option('--base-url <url>', 'for a folder: the URL its documents are published under')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html'])),
-  ).action(async (source: string, options: CommonOptions & IngestFlags) => {
+  )).action(async (source: string, options: CommonOptions & IngestFlags) => {
     const engine = engineFor(options);
     const exporter = options.export === undefined ? undefined : openExport(options.export);
     try {
@@ -92,7 +107,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         ...(exporter === undefined ? {} : { onPage: exporter.write }),
-        ...(reporter === undefined ? {} : { onProgress: reporter.update }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
       });
       reporter?.end();
       const stats = report.pages > 0 || report.removed > 0 ? engine.stats() : undefined;
@@ -106,11 +121,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
     } finally {
       exporter?.close();
-      engine.close();
+      await engine.close();
     }
   });
 
-  withCommon(
+  withEmbedder(withCommon(
     program
       .command('search')
       .description('print the passages that best match a query, each with the exact URL#anchor of its section')
@@ -118,50 +133,74 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--limit <n>', 'passages at most', positiveInteger)
       .option('--max-tokens <n>', 'token budget of all passages together', positiveInteger)
       .option('--explain', 'show how each score was made'),
-  ).action((words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; explain?: boolean }) => {
+  )).action(async (words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; explain?: boolean }) => {
     const engine = engineFor(options);
     try {
-      const response = engine.search(words.join(' '), {
+      const response = await engine.search(words.join(' '), {
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
         ...(options.limit === undefined ? {} : { limit: options.limit }),
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         explain: options.explain === true,
       });
       print(options, response, formatSearch(response, options.explain === true));
     } finally {
-      engine.close();
+      await engine.close();
     }
   });
 
-  withCommon(
+  withEmbedder(withCommon(
     program
       .command('ask')
       .description('answer a question from the index, citing each statement as [n] with its URL')
       .argument('<question...>', 'the question')
       .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger),
-  ).action((words: string[], options: CommonOptions & { maxTokens?: number }) => {
+  )).action(async (words: string[], options: CommonOptions & { maxTokens?: number }) => {
     const engine = engineFor(options);
     try {
-      const response = engine.ask(words.join(' '), options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens });
+      const response = await engine.ask(words.join(' '), {
+        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+      });
       print(options, response, formatAsk(response));
     } finally {
-      engine.close();
+      await engine.close();
+    }
+  });
+
+  withEmbedder(withCommon(
+    program
+      .command('embed')
+      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume'),
+  )).action(async (options: CommonOptions) => {
+    const engine = engineFor(options);
+    try {
+      const reporter = progressReporter(io, options);
+      const report = await engine.embed({
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.embedding }),
+      });
+      reporter?.end();
+      print(options, report, formatEmbed(report));
+      if (report.interrupted) exitCode = 1;
+    } finally {
+      await engine.close();
     }
   });
 
   withCommon(
     program.command('inspect').description('show what the index holds for a page: its anchors and its chunks').argument('<page-url>', 'URL of an ingested page'),
-  ).action((url: string, options: CommonOptions) => {
+  ).action(async (url: string, options: CommonOptions) => {
     const engine = engineFor(options);
     try {
       const page = engine.inspect(url);
       if (page === undefined) throw new CitedocsError(`${url} is not in the index at ${engine.config.dbPath}. Check the URL (citedocs search shows the URLs it has) or ingest it first.`);
       print(options, page, formatInspection(page));
     } finally {
-      engine.close();
+      await engine.close();
     }
   });
 
-  withCommon(
+  withEmbedder(withCommon(
     program
       .command('eval')
       .description('measure retrieval quality: nDCG@10, recall@k, MRR@10, hit@k (page and page#anchor), latency')
@@ -171,22 +210,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--site <url>', 'the site the gold paths of --questions are relative to (crawled unless --db already holds it)')
       .option('--baseline <file.json>', 'compare with a saved run')
       .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results'),
-  ).action(async (options: CommonOptions & EvalFlags) => {
-    const file = readConfigFile(options.config, io.cwd);
+  )).action(async (options: CommonOptions & EvalFlags) => {
     const dbPath = options.db ?? io.env['CITEDOCS_DB'];
-    const output = await runEval(options, dbPath, (path) => createEngine({ ...file.values, dbPath: path }, file.path === undefined ? {} : { configOrigin: file.path }), (line) => {
+    const output = await runEval(options, dbPath, (path) => engineFor(options, path), (line) => {
       if (options.quiet !== true && options.json !== true) io.stderr(`${line}\n`);
     });
     print(options, output, formatEval(output));
   });
 
-  withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action((options: CommonOptions) => {
+  withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action(async (options: CommonOptions) => {
     const engine = engineFor(options);
     try {
       const stats = engine.stats();
       print(options, stats, formatStats(stats, engine.config.dbPath));
     } finally {
-      engine.close();
+      await engine.close();
     }
   });
 

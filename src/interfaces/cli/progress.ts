@@ -1,3 +1,4 @@
+import type { EmbedProgress } from '../../engine/embed-pass.js';
 import type { IngestProgress } from '../../engine/ingest.js';
 import type { CliIo } from './main.js';
 
@@ -12,6 +13,7 @@ export function progressReporter(io: CliIo, options: { quiet?: boolean; json?: b
   const started = clock();
   let lastLog = started;
   let last: IngestProgress | undefined;
+  let lastEmbedded = -1;
   const line = (progress: IngestProgress) => {
     const seconds = Math.max((clock() - started) / 1000, 0.001);
     return `ingest: ${progress.pages} pages stored, ${progress.fetched} fetched, ${progress.queued} queued, ${progress.errors} errors, ${(progress.pages / seconds).toFixed(1)} pages/s`;
@@ -24,6 +26,15 @@ export function progressReporter(io: CliIo, options: { quiet?: boolean; json?: b
       } else if (clock() - lastLog >= LOG_EVERY_MS) {
         lastLog = clock();
         io.stderr(`${line(progress)}\n`);
+      }
+    },
+    embedding(progress: EmbedProgress) {
+      const text = `embed: ${progress.done} of ${progress.total} passages`;
+      if (io.interactive) io.stderr(`\r\u001b[2K${text}`);
+      else if (progress.done !== lastEmbedded && (clock() - lastLog >= LOG_EVERY_MS || progress.done === progress.total)) {
+        lastEmbedded = progress.done;
+        lastLog = clock();
+        io.stderr(`${text}\n`);
       }
     },
     end() {

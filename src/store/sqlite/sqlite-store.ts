@@ -3,7 +3,10 @@ import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, StoreStats, TextHit, TextQuery, UpsertOutcome } from '../store.js';
+import { load as loadSqliteVec } from 'sqlite-vec';
 import { createCrawlState } from './crawl-state.js';
+import { termStats } from './term-stats.js';
+import { createSqliteVectorStore } from './sqlite-vectors.js';
 import { type OpenMode, openDatabase } from './open-database.js';
 
 interface ChunkRow {
@@ -21,6 +24,13 @@ interface ChunkRow {
 /** The embedded default store: one SQLite file with FTS5 BM25 over chunks and the anchor map. */
 export function createSqliteStore(path: string, mode: OpenMode): Store {
   const database = openDatabase(path, mode);
+  // Vector search is optional: without the extension, BM25 still works.
+  let vectorsAvailable = true;
+  try {
+    loadSqliteVec(database);
+  } catch {
+    vectorsAvailable = false;
+  }
   // Statements are compiled once: a re-crawl asks for every page, and compiling dominated it.
   const compiled = new Map<string, Database.Statement>();
   const prepare = (sql: string): Database.Statement => {
@@ -92,6 +102,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     path,
     upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true)),
     searchText: (query) => guard(() => searchText(prepare, query)),
+    termStats: (words) => guard(() => termStats(database, prepare, words)),
     getPage: (url) => guard(() => getPage(prepare, url)),
     resolvePageUrl: (url) =>
       guard(
@@ -119,6 +130,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
             .all(prefix, prefix, source ?? null, source ?? null) as string[],
       ),
     crawlState: createCrawlState(database),
+    vectors: createSqliteVectorStore(database, prepare, path, vectorsAvailable),
     chunksOf: (url) =>
       guard(() =>
         (

@@ -1,0 +1,73 @@
+import { availableParallelism } from 'node:os';
+import type { CitedocsConfig } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
+import type { Embedder } from './embedder.js';
+import { createOpenAiEmbedder } from './providers/openai.js';
+import { createTransformersEmbedder } from './providers/transformers.js';
+import { USE_MODEL_ID } from './providers/use.js';
+import { createWorkerPoolEmbedder } from './worker-pool.js';
+
+export type EmbedConfig = CitedocsConfig['embed'];
+
+export interface EmbedderDependencies {
+  /** Where API keys are read from (the CLI passes process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  fetch?: typeof fetch;
+}
+
+export const EMBEDDER_NAMES_HELP = 'none, use, transformers:<model id or folder>, openai:<model>';
+
+/**
+ * Builds the embedder a name selects: `none` (undefined: BM25 only), `use` (the Universal Sentence
+ * Encoder shipped in an npm package), `transformers:<model id or folder>`, `openai:<model>`.
+ */
+export function createEmbedder(name: string, config: EmbedConfig, dependencies: EmbedderDependencies = {}): Embedder | undefined {
+  const [provider = '', ...rest] = name.trim().split(':');
+  const model = rest.join(':').trim();
+  const prefixes = {
+    ...(config.queryPrefix === undefined ? {} : { queryPrefix: config.queryPrefix }),
+    ...(config.passagePrefix === undefined ? {} : { passagePrefix: config.passagePrefix }),
+  };
+  switch (provider) {
+    case 'none':
+      return undefined;
+    case USE_MODEL_ID:
+      return createWorkerPoolEmbedder({ provider: 'use' }, { modelId: USE_MODEL_ID, maxBatchSize: 16, dimension: () => Promise.resolve(512) }, workerCount(config));
+    case 'transformers': {
+      if (model === '') break;
+      // onnxruntime spreads one batch over every core itself: one model in this thread is enough.
+      return createTransformersEmbedder({
+        model,
+        allowRemote: config.transformers.allowRemote,
+        ...(config.transformers.cacheDir === undefined ? {} : { cacheDir: config.transformers.cacheDir }),
+        ...(config.transformers.dtype === undefined ? {} : { dtype: config.transformers.dtype }),
+        ...prefixes,
+      });
+    }
+    case 'openai': {
+      if (model === '') break;
+      // `openai:text-embedding-3-small@256`: a model asked for shortened vectors (its stored id says so).
+      const [, bare = model, size] = /^(.*?)(?:@(\d+))?$/.exec(model) ?? [];
+      const dimensions = size === undefined ? config.openai.dimensions : Number(size);
+      const apiKey = dependencies.env?.[config.openai.apiKeyEnv];
+      return createOpenAiEmbedder({
+        baseUrl: config.openai.baseUrl,
+        model: bare,
+        timeoutMs: config.openai.timeoutMs,
+        retries: config.openai.retries,
+        retryBaseDelayMs: config.openai.retryBaseDelayMs,
+        ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+        ...(dimensions === undefined ? {} : { dimensions }),
+        ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+        ...prefixes,
+      });
+    }
+    default:
+      break;
+  }
+  throw new UsageError(`Unknown embedder "${name}". Use one of: ${EMBEDDER_NAMES_HELP}.`);
+}
+
+function workerCount(config: EmbedConfig): number {
+  return config.workers ?? Math.max(1, Math.min(4, availableParallelism()));
+}

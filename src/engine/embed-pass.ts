@@ -1,0 +1,94 @@
+import pLimit from 'p-limit';
+import type { Embedder } from '../embed/embedder.js';
+import { embeddingInput, embeddingInputHash } from '../embed/embedding-input.js';
+import type { Store } from '../store/store.js';
+import type { VectorRow } from '../store/vectors.js';
+
+export interface EmbedProgress {
+  done: number;
+  total: number;
+}
+
+export interface EmbedReport {
+  model: string;
+  /** Chunks that got a vector in this run. */
+  embedded: number;
+  /** Of those, how many came from the cache (same model, same text): no model call. */
+  reused: number;
+  /** Chunks still without a vector (interrupted runs leave some; the next run finishes them). */
+  pending: number;
+  /** The model whose vectors were replaced, when the embedder changed. */
+  switchedFrom?: string;
+  interrupted: boolean;
+}
+
+export interface EmbedPassOptions {
+  batchSize?: number;
+  concurrency: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: EmbedProgress) => void;
+}
+
+/**
+ * Gives every chunk without one a vector of `embedder`'s model: cached vectors first, the rest
+ * in batches, a few batches in flight. Each batch is stored as it completes, so an interrupted
+ * pass keeps its work and the next one continues. A different model replaces the old vectors.
+ */
+export async function embedPending(store: Store, embedder: Embedder, options: EmbedPassOptions): Promise<EmbedReport> {
+  const vectors = store.vectors;
+  const dimension = await embedder.dimension();
+  const { switchedFrom } = vectors.useModel(embedder.modelId, dimension);
+  const total = vectors.info()?.pending ?? 0;
+  const report: EmbedReport = { model: embedder.modelId, embedded: 0, reused: 0, pending: total, interrupted: false, ...(switchedFrom === undefined ? {} : { switchedFrom }) };
+  const batchSize = options.batchSize ?? embedder.maxBatchSize;
+  const limit = pLimit(options.concurrency);
+  options.onProgress?.({ done: 0, total });
+
+  const aborted = () => options.signal?.aborted === true;
+  let after = 0;
+  while (!aborted()) {
+    const page = vectors.pendingChunks(batchSize * options.concurrency * 4, after);
+    if (page.length === 0) break;
+    after = page[page.length - 1]?.rowId ?? after;
+    const inputs = page.map((pending) => ({ pending, input: embeddingInput(pending.chunk) })).map((item) => ({ ...item, hash: embeddingInputHash(item.input) }));
+    const cached = vectors.cachedVectors(embedder.modelId, inputs.map((item) => item.hash));
+    const reused: VectorRow[] = [];
+    const missing: typeof inputs = [];
+    for (const item of inputs) {
+      const vector = cached.get(item.hash);
+      if (vector === undefined) missing.push(item);
+      else reused.push({ rowId: item.pending.rowId, inputHash: item.hash, vector });
+    }
+    if (reused.length > 0) {
+      vectors.putVectors(embedder.modelId, reused);
+      report.reused += reused.length;
+      report.embedded += reused.length;
+    }
+    const batches: (typeof missing)[] = [];
+    for (let start = 0; start < missing.length; start += batchSize) batches.push(missing.slice(start, start + batchSize));
+    try {
+      await Promise.all(
+        batches.map((batch) =>
+          limit(async () => {
+            if (aborted()) return;
+            const embedded = await embedder.embed({ texts: batch.map((item) => item.input), mode: 'passage', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
+            vectors.putVectors(
+              embedder.modelId,
+              batch.map((item, index) => ({ rowId: item.pending.rowId, inputHash: item.hash, vector: embedded[index] ?? new Float32Array(dimension) })),
+            );
+            report.embedded += batch.length;
+            options.onProgress?.({ done: report.embedded, total });
+          }),
+        ),
+      );
+    } catch (error) {
+      if (aborted()) break;
+      throw error;
+    }
+    options.onProgress?.({ done: report.embedded, total });
+  }
+  report.pending = vectors.info()?.pending ?? 0;
+  report.interrupted = aborted() && report.pending > 0;
+  return report;
+}
+

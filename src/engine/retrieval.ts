@@ -1,0 +1,98 @@
+import type { CitedocsConfig } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
+import type { Candidate } from '../core/types.js';
+import { createEmbedder, type EmbedderDependencies } from '../embed/create-embedder.js';
+import type { Embedder } from '../embed/embedder.js';
+import type { Llm } from '../llm/llm.js';
+import { retrieveHybrid } from '../retrieve/hybrid.js';
+import type { Store } from '../store/store.js';
+
+export interface RetrievalOutcome {
+  candidates: Candidate[];
+  /** The embedder the dense lists used; undefined: BM25 only. */
+  embedder?: string;
+  lists: string[];
+  warnings: string[];
+}
+
+export interface RetrievalWiring {
+  config: CitedocsConfig;
+  store: () => Store;
+  /** The embedder for a model id (built once, reused across queries). */
+  embedderFor: (name: string) => Embedder | undefined;
+  llm: () => Llm | undefined;
+}
+
+/**
+ * Which embedder a search uses: none when configured so; the configured one, which must be the
+ * one the index was embedded with; otherwise the index's own. Vectors of two models never mix.
+ */
+export function chooseSearchEmbedder(config: CitedocsConfig, store: Store): { name?: string; warning?: string } {
+  const requested = config.embed.embedder;
+  if (requested === 'none') return {};
+  const info = store.vectors.available ? store.vectors.info() : undefined;
+  if (requested !== undefined) {
+    if (info === undefined || info.embedded === 0) {
+      throw new UsageError(`The index at ${config.dbPath} has no vectors yet. Run \`citedocs embed --embedder ${requested}\` (or ingest with --embedder ${requested}) first, or search with --embedder none.`);
+    }
+    if (info.modelId !== requested) {
+      throw new UsageError(
+        `The index at ${config.dbPath} was embedded with ${info.modelId}, not ${requested}. Search with --embedder ${info.modelId}, or re-embed it with \`citedocs embed --embedder ${requested}\`.`,
+      );
+    }
+  }
+  if (info === undefined || info.embedded === 0) return {};
+  const warning = info.pending > 0 ? `${info.pending} of ${info.pending + info.embedded} passages have no vector yet; run \`citedocs embed\` to finish embedding.` : undefined;
+  return { name: info.modelId, ...(warning === undefined ? {} : { warning }) };
+}
+
+export async function retrieve(question: string, topK: number, wiring: RetrievalWiring, abortSignal?: AbortSignal): Promise<RetrievalOutcome> {
+  const { config } = wiring;
+  const store = wiring.store();
+  const choice = chooseSearchEmbedder(config, store);
+  const embedder = choice.name === undefined ? undefined : wiring.embedderFor(choice.name);
+  const retrieveConfig = config.retrieve;
+  const result = await retrieveHybrid(
+    question,
+    {
+      index: store,
+      ...(embedder === undefined ? {} : { embedder, searchVectors: (vector, options) => store.vectors.searchVectors(vector, options) }),
+      ...(wiring.llm() === undefined ? {} : { llm: wiring.llm() as Llm }),
+    },
+    {
+      topK,
+      fieldWeights: retrieveConfig.fieldWeights,
+      fusion: {
+        method: retrieveConfig.fusion.method,
+        rrfK: retrieveConfig.fusion.rrfK,
+        retrieverWeights: { bm25: retrieveConfig.fusion.bm25Weight, dense: retrieveConfig.fusion.denseWeight },
+      },
+      techniques: retrieveConfig.techniques,
+      followUp: retrieveConfig.followUp,
+      dense: retrieveConfig.dense,
+      ...(abortSignal === undefined ? {} : { abortSignal }),
+    },
+  );
+  return {
+    candidates: result.candidates,
+    ...(embedder === undefined ? {} : { embedder: embedder.modelId }),
+    lists: result.lists,
+    warnings: [...(choice.warning === undefined ? [] : [choice.warning]), ...result.warnings],
+  };
+}
+
+/** Embedders by name, each built once and closed with the engine. */
+export function embedderRegistry(config: CitedocsConfig, dependencies: EmbedderDependencies, injected?: Embedder) {
+  const built = new Map<string, Embedder | undefined>();
+  return {
+    get(name: string): Embedder | undefined {
+      if (injected !== undefined && injected.modelId === name) return injected;
+      if (!built.has(name)) built.set(name, createEmbedder(name, config.embed, dependencies));
+      return built.get(name);
+    },
+    async close() {
+      await Promise.all([...built.values()].map((embedder) => embedder?.close()));
+      built.clear();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { Candidate, Chunk, ScoreTrace } from '../core/types.js';
+
+export type Retriever = 'bm25' | 'dense';
+
+/** One ranked list: what one retriever found for one query variant (technique). */
+export interface RankedList {
+  retriever: Retriever;
+  /** original, prf, hyde, expansion, follow-up */
+  technique: string;
+  /** The technique's weight (original 1.0, HyDE 0.8, …). */
+  weight: number;
+  /** The query text or terms that produced it, for the explain trace. */
+  query: string;
+  hits: { chunk: Chunk; score: number }[];
+  /** Set on lists of a follow-up round. */
+  followUp?: boolean;
+}
+
+export interface FusionOptions {
+  /** `rrf`: Σ w / (k + rank). `weighted`: Σ w × min-max normalised score (robust to a weak ranker). */
+  method: 'rrf' | 'weighted';
+  rrfK: number;
+  /** How much each retriever counts in the fused score. */
+  retrieverWeights: Record<Retriever, number>;
+}
+
+interface Contribution {
+  value: number;
+  trace: ScoreTrace;
+  list: RankedList;
+  raw: number;
+}
+
+/**
+ * Merges ranked lists into one: per chunk and retriever the best weighted contribution of any
+ * technique counts (a chunk found by three variants is not counted three times), and the
+ * retrievers' contributions add up. Every candidate keeps each list's rank and score.
+ */
+export function fuseLists(lists: readonly RankedList[], options: FusionOptions): Candidate[] {
+  const byChunk = new Map<string, { chunk: Chunk; best: Map<Retriever, Contribution>; trace: ScoreTrace[] }>();
+  for (const list of lists) {
+    const normalise = minMax(list.hits.map((hit) => hit.score));
+    list.hits.forEach((hit, index) => {
+      const rank = index + 1;
+      const base = options.method === 'rrf' ? 1 / (options.rrfK + rank) : normalise(hit.score);
+      const value = base * list.weight * options.retrieverWeights[list.retriever];
+      const trace: ScoreTrace = {
+        technique: `${list.retriever}:${list.technique}`,
+        rank,
+        score: round(hit.score),
+        detail: `${list.followUp === true ? 'follow-up ' : ''}query "${list.query}", weight ${list.weight}, contributes ${round(value)}`,
+      };
+      let entry = byChunk.get(hit.chunk.id);
+      if (entry === undefined) {
+        entry = { chunk: hit.chunk, best: new Map(), trace: [] };
+        byChunk.set(hit.chunk.id, entry);
+      }
+      entry.trace.push(trace);
+      const current = entry.best.get(list.retriever);
+      if (current === undefined || value > current.value) entry.best.set(list.retriever, { value, trace, list, raw: hit.score });
+    });
+  }
+  const candidates: Candidate[] = [];
+  for (const { chunk, best, trace } of byChunk.values()) {
+    let fused = 0;
+    for (const contribution of best.values()) fused += contribution.value;
+    const contributions = [...best.values()];
+    const bm25 = best.get('bm25');
+    const dense = best.get('dense');
+    const techniques = [...new Set(trace.map((entry) => entry.technique))];
+    const followUps = contributions.filter((contribution) => contribution.list.followUp === true);
+    const initial = contributions.filter((contribution) => contribution.list.followUp !== true);
+    candidates.push({
+      chunk,
+      scores: { fused, ...(bm25 === undefined ? {} : { bm25: bm25.raw }), ...(dense === undefined ? {} : { dense: dense.raw }) },
+      techniques,
+      trace: [...trace, { technique: 'fused', rank: 0, score: round(fused), detail: options.method === 'rrf' ? `reciprocal rank fusion, k ${options.rrfK}` : 'weighted sum of min-max normalised scores' }],
+      // Found only by a follow-up query: say which one.
+      ...(initial.length === 0 && followUps[0] !== undefined ? { retrieval: { type: 'follow-up' as const, query: followUps[0].list.query } } : {}),
+    });
+  }
+  candidates.sort((a, b) => b.scores.fused - a.scores.fused || a.chunk.id.localeCompare(b.chunk.id));
+  candidates.forEach((candidate, index) => {
+    const fusedTrace = candidate.trace[candidate.trace.length - 1];
+    if (fusedTrace !== undefined) fusedTrace.rank = index + 1;
+  });
+  return candidates;
+}
+
+function minMax(scores: readonly number[]): (score: number) => number {
+  if (scores.length === 0) return () => 0;
+  const high = Math.max(...scores);
+  const low = Math.min(...scores);
+  // A list of one, or of equal scores, says only "found": full weight.
+  return high === low ? () => 1 : (score) => (score - low) / (high - low);
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

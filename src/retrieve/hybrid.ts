@@ -1,0 +1,156 @@
+import { queryTerms } from '../core/query-terms.js';
+import type { Candidate, TextHit, TextIndex, TextQuery } from '../core/types.js';
+import type { Embedder } from '../embed/embedder.js';
+import type { Llm } from '../llm/llm.js';
+import type { VectorHit, VectorSearch } from '../store/vectors.js';
+import { unsupportedTerms } from './follow-up.js';
+import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
+import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
+import { feedbackTerms } from './prf.js';
+
+export interface TechniqueSettings {
+  prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
+  hyde: { enabled: boolean; weight: number };
+  expansion: { enabled: boolean; weight: number; variants: number };
+  /** Skip every expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
+  confidentMargin: number;
+}
+
+export interface HybridOptions {
+  topK: number;
+  fieldWeights: TextQuery['fieldWeights'];
+  fusion: FusionOptions;
+  techniques: TechniqueSettings;
+  followUp: { enabled: boolean; maxQueries: number; weight: number; inspect: number };
+  dense: Pick<VectorSearch, 'coarseK'>;
+  abortSignal?: AbortSignal;
+}
+
+export interface HybridSources {
+  index: TextIndex;
+  /** Dense search: both or neither. */
+  embedder?: Embedder;
+  searchVectors?: (query: Float32Array, options: VectorSearch) => VectorHit[];
+  llm?: Llm;
+}
+
+export interface HybridResult {
+  candidates: Candidate[];
+  /** What ran, for the explain output: `bm25:original`, `dense:hyde`, … */
+  lists: string[];
+  /** Techniques that failed or were skipped for a reason the caller should know. */
+  warnings: string[];
+}
+
+/**
+ * Retrieval as the seeds describe it: the question and its variants (PRF terms, HyDE passage,
+ * LLM rewrites) run in parallel against BM25 and the dense index; a failing technique costs
+ * only its own list. The lists are fused; then, when part of the question found no support in
+ * the top candidates, targeted follow-up queries run and are merged in.
+ */
+export async function retrieveHybrid(question: string, sources: HybridSources, options: HybridOptions): Promise<HybridResult> {
+  const warnings: string[] = [];
+  const signal = options.abortSignal;
+  const dense = sources.embedder !== undefined && sources.searchVectors !== undefined ? { embedder: sources.embedder, search: sources.searchVectors } : undefined;
+
+  const bm25List = (technique: string, weight: number, text: string, followUp = false): { list: RankedList; hits: TextHit[] } => {
+    const terms = queryTerms(text);
+    const hits = sources.index.searchText({ terms, limit: options.topK, fieldWeights: options.fieldWeights });
+    return { hits, list: { retriever: 'bm25', technique, weight, query: terms.join(' '), hits: hits.map((hit) => ({ chunk: hit.chunk, score: hit.bm25 })), ...(followUp ? { followUp } : {}) } };
+  };
+  const denseList = async (technique: string, weight: number, text: string, mode: 'query' | 'passage', followUp = false): Promise<RankedList> => {
+    if (dense === undefined) throw new Error('no embedder');
+    const [vector] = await dense.embedder.embed({ texts: [text], mode, ...(signal === undefined ? {} : { abortSignal: signal }) });
+    if (vector === undefined) throw new Error('the embedder returned no vector');
+    const hits = dense.search(vector, { limit: options.topK, coarseK: options.dense.coarseK });
+    return { retriever: 'dense', technique, weight, query: text.length > 80 ? `${text.slice(0, 77)}...` : text, hits: hits.map((hit) => ({ chunk: hit.chunk, score: hit.similarity })), ...(followUp ? { followUp } : {}) };
+  };
+
+  // Round one: the question itself, on both retrievers.
+  const original = bm25List('original', 1, question);
+  const lists: RankedList[] = [original.list];
+  const pending: { name: string; run: () => Promise<RankedList[]> }[] = [];
+  if (dense !== undefined) pending.push({ name: 'dense search', run: async () => [await denseList('original', 1, question, 'query')] });
+
+  const { techniques } = options;
+  const confident = techniques.confidentMargin > 0 && isConfident(original.hits, techniques.confidentMargin);
+  if (!confident) {
+    if (techniques.prf.enabled && original.hits.length > 0) {
+      pending.push({
+        name: 'pseudo-relevance feedback',
+        run: () => {
+          const extra = feedbackTerms(question, original.hits, (words) => sources.index.termStats(words), techniques.prf);
+          return Promise.resolve(extra.length === 0 ? [] : [bm25List('prf', techniques.prf.weight, `${queryTerms(question).join(' ')} ${extra.join(' ')}`).list]);
+        },
+      });
+    }
+    const llm = sources.llm;
+    if (llm !== undefined && techniques.hyde.enabled && dense !== undefined) {
+      pending.push({ name: 'HyDE', run: async () => [await denseList('hyde', techniques.hyde.weight, await hypotheticalPassage(llm, question, signal), 'passage')] });
+    }
+    if (llm !== undefined && techniques.expansion.enabled) {
+      pending.push({
+        name: 'query expansion',
+        run: async () => {
+          const variants = await queryVariants(llm, question, techniques.expansion.variants, signal);
+          const weight = techniques.expansion.weight;
+          const lexical = variants.keywords.map((variant) => bm25List('expansion', weight, variant).list);
+          const semantic = dense === undefined ? [] : await Promise.all(variants.paraphrases.map((variant) => denseList('expansion', weight, variant, 'query')));
+          return [...lexical, ...semantic];
+        },
+      });
+    }
+  }
+  lists.push(...(await settle(pending, warnings, signal)));
+  let candidates = fuseLists(lists, options.fusion);
+
+  // Round two: follow-up queries for what the first round left uncovered.
+  if (options.followUp.enabled && candidates.length > 0) {
+    const top = candidates.slice(0, options.followUp.inspect);
+    const queries: string[] = [];
+    if (sources.llm !== undefined) {
+      const llm = sources.llm;
+      const verdict = await judgeCoverage(llm, question, top.map((candidate) => candidate.chunk.text), options.followUp.maxQueries, signal).catch((error: unknown) => {
+        warnings.push(`Follow-up analysis failed (${describe(error)}); kept the first round's candidates.`);
+        return { covered: true, followUpQueries: [] };
+      });
+      if (!verdict.covered) queries.push(...verdict.followUpQueries);
+    } else {
+      const missing = unsupportedTerms(question, top);
+      if (missing.length > 0) queries.push(missing.join(' '));
+    }
+    if (queries.length > 0) {
+      const followUps = queries.slice(0, options.followUp.maxQueries).flatMap((query) => {
+        const runs: { name: string; run: () => Promise<RankedList[]> }[] = [{ name: `follow-up "${query}"`, run: () => Promise.resolve([bm25List('follow-up', options.followUp.weight, query, true).list]) }];
+        if (dense !== undefined) runs.push({ name: `dense follow-up "${query}"`, run: async () => [await denseList('follow-up', options.followUp.weight, query, 'query', true)] });
+        return runs;
+      });
+      lists.push(...(await settle(followUps, warnings, signal)));
+      candidates = fuseLists(lists, options.fusion);
+    }
+  }
+  return { candidates: candidates.slice(0, options.topK), lists: lists.map((list) => `${list.retriever}:${list.technique}`), warnings };
+}
+
+/** Runs the techniques side by side; a failure is reported and costs only its own lists. */
+async function settle(pending: readonly { name: string; run: () => Promise<RankedList[]> }[], warnings: string[], signal: AbortSignal | undefined): Promise<RankedList[]> {
+  const outcomes = await Promise.allSettled(pending.map((technique) => technique.run()));
+  signal?.throwIfAborted();
+  const lists: RankedList[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') lists.push(...outcome.value);
+    else warnings.push(`${pending[index]?.name ?? 'A technique'} failed (${describe(outcome.reason)}); the other techniques' results were used.`);
+  });
+  return lists;
+}
+
+function isConfident(hits: readonly TextHit[], margin: number): boolean {
+  const [first, second] = hits;
+  if (first === undefined) return false;
+  if (second === undefined) return true;
+  return first.bm25 > 0 && (first.bm25 - second.bm25) / first.bm25 >= margin;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,63 @@
+import type { Chunk } from '../core/types.js';
+
+/** Which model the index's vectors come from. */
+export interface EmbeddingInfo {
+  modelId: string;
+  dimension: number;
+  /** Chunks that have a vector. */
+  embedded: number;
+  /** Chunks that have none yet (an interrupted or a not-yet-run embedding pass). */
+  pending: number;
+}
+
+export interface PendingChunk {
+  /** The store's internal id of the chunk row. */
+  rowId: number;
+  chunk: Chunk;
+}
+
+export interface VectorRow {
+  rowId: number;
+  /** Hash of the exact text embedded (with the model id): the cache key. */
+  inputHash: string;
+  vector: Float32Array;
+}
+
+export interface VectorHit {
+  chunk: Chunk;
+  /** Cosine similarity to the query, in [-1, 1]. */
+  similarity: number;
+}
+
+export interface VectorSearch {
+  limit: number;
+  /**
+   * Nearest neighbours looked up by 1-bit codes before exact cosine re-scoring. An index of
+   * at most this many vectors is searched exactly.
+   */
+  coarseK: number;
+}
+
+/**
+ * Dense vectors in the index file: one model at a time (never mixed), a cache of vectors by
+ * (model, input hash) that survives re-chunking and model switches, and KNN search.
+ */
+export interface VectorStore {
+  /** Whether this machine can search vectors (the sqlite-vec extension loaded). */
+  readonly available: boolean;
+  /** The model of the stored vectors; undefined when nothing was ever embedded. */
+  info(): EmbeddingInfo | undefined;
+  /**
+   * Readies the index for vectors of `modelId`. Another model's vectors are dropped (its cache
+   * stays, so switching back is cheap); `switchedFrom` names it.
+   */
+  useModel(modelId: string, dimension: number): { switchedFrom?: string };
+  /** Chunks with no vector yet, in id order after `afterRowId`. */
+  pendingChunks(limit: number, afterRowId: number): PendingChunk[];
+  /** Cached vectors of this model for these input hashes. */
+  cachedVectors(modelId: string, inputHashes: readonly string[]): Map<string, Float32Array>;
+  /** Stores vectors for chunks (and in the cache), in one transaction. */
+  putVectors(modelId: string, rows: readonly VectorRow[]): void;
+  /** The chunks nearest to a unit-length query vector of the index's model, best first. */
+  searchVectors(query: Float32Array, options: VectorSearch): VectorHit[];
+}
