@@ -17,6 +17,11 @@ export interface EmbedderDependencies {
 
 export const EMBEDDER_NAMES_HELP = 'none, use, transformers:<model id or folder>, openai:<model>';
 
+/** Refuses a name that selects no embedder, before any work is done with it. */
+export function assertEmbedderName(name: string): void {
+  if (!/^(none|use|transformers:.+|openai:.+)$/.test(name.trim())) throw new UsageError(`Unknown embedder "${name}". Use one of: ${EMBEDDER_NAMES_HELP}.`);
+}
+
 /**
  * Builds the embedder a name selects: `none` (undefined: BM25 only), `use` (the Universal Sentence
  * Encoder shipped in an npm package), `transformers:<model id or folder>`, `openai:<model>`.

@@ -36,7 +36,7 @@ export interface EmbedPassOptions {
  */
 export async function embedPending(store: Store, embedder: Embedder, options: EmbedPassOptions): Promise<EmbedReport> {
   const vectors = store.vectors;
-  const dimension = await embedder.dimension();
+  const dimension = vectors.cachedDimension(embedder.modelId) ?? (await embedder.dimension());
   const { switchedFrom } = vectors.useModel(embedder.modelId, dimension);
   const total = vectors.info()?.pending ?? 0;
   const report: EmbedReport = { model: embedder.modelId, embedded: 0, reused: 0, pending: total, interrupted: false, ...(switchedFrom === undefined ? {} : { switchedFrom }) };

@@ -1,7 +1,7 @@
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
 import type { Candidate } from '../core/types.js';
-import { createEmbedder, type EmbedderDependencies } from '../embed/create-embedder.js';
+import { assertEmbedderName, createEmbedder, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
 import { retrieveHybrid } from '../retrieve/hybrid.js';
@@ -29,6 +29,7 @@ export interface RetrievalWiring {
  */
 export function chooseSearchEmbedder(config: CitedocsConfig, store: Store): { name?: string; warning?: string } {
   const requested = config.embed.embedder;
+  if (requested !== undefined) assertEmbedderName(requested);
   if (requested === 'none') return {};
   const info = store.vectors.available ? store.vectors.info() : undefined;
   if (requested !== undefined) {

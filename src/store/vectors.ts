@@ -54,6 +54,8 @@ export interface VectorStore {
   useModel(modelId: string, dimension: number): { switchedFrom?: string };
   /** Chunks with no vector yet, in id order after `afterRowId`. */
   pendingChunks(limit: number, afterRowId: number): PendingChunk[];
+  /** The length of this model's cached vectors, if any are cached (no model call needed to learn it). */
+  cachedDimension(modelId: string): number | undefined;
   /** Cached vectors of this model for these input hashes. */
   cachedVectors(modelId: string, inputHashes: readonly string[]): Map<string, Float32Array>;
   /** Stores vectors for chunks (and in the cache), in one transaction. */

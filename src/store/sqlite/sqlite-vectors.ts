@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import type { Chunk } from '../../core/types.js';
+import { dot } from '../../core/vectors.js';
 import type { EmbeddingInfo, PendingChunk, VectorHit, VectorRow, VectorStore } from '../vectors.js';
 
 const MODEL_KEY = 'embedding_model';
@@ -9,14 +10,15 @@ const DIMENSION_KEY = 'embedding_dimension';
 // Created on first use, so indexes made before vectors existed open unchanged (also read-only).
 const TABLES_SQL = `
 CREATE TABLE IF NOT EXISTS embedding_cache (
+  id INTEGER PRIMARY KEY,
   model TEXT NOT NULL,
   input_hash TEXT NOT NULL,
   vector BLOB NOT NULL,
-  PRIMARY KEY (model, input_hash)
-) WITHOUT ROWID;
+  UNIQUE (model, input_hash)
+);
 CREATE TABLE IF NOT EXISTS chunk_embeddings (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-  input_hash TEXT NOT NULL
+  vector_id INTEGER NOT NULL REFERENCES embedding_cache(id)
 );`;
 
 interface ChunkRow {
@@ -83,12 +85,13 @@ export function createSqliteVectorStore(
   const putVectors = database.transaction((modelId: string, rows: readonly VectorRow[]) => {
     if (meta(MODEL_KEY) !== modelId) throw new StoreError(`The index holds vectors of ${meta(MODEL_KEY) ?? 'no model'}, not ${modelId}.`, path);
     const cache = prepare('INSERT OR IGNORE INTO embedding_cache (model, input_hash, vector) VALUES (?, ?, ?)');
-    const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, input_hash) VALUES (?, ?)');
+    const cachedId = prepare('SELECT id FROM embedding_cache WHERE model = ? AND input_hash = ?').pluck();
+    const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, vector_id) VALUES (?, ?)');
     const dropCode = prepare('DELETE FROM chunk_codes WHERE rowid = ?');
     const addCode = prepare('INSERT INTO chunk_codes (rowid, code) VALUES (?, vec_bit(?))');
     for (const row of rows) {
       cache.run(modelId, row.inputHash, vectorBytes(row.vector));
-      link.run(row.rowId, row.inputHash);
+      link.run(row.rowId, cachedId.get(modelId, row.inputHash));
       // A chunk id can be reused after its chunk was deleted: its old code goes first.
       dropCode.run(BigInt(row.rowId));
       addCode.run(BigInt(row.rowId), signBits(row.vector));
@@ -106,6 +109,12 @@ export function createSqliteVectorStore(
             WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id) ORDER BY c.id LIMIT ?`
         : `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id > ? ORDER BY c.id LIMIT ?`;
       return (prepare(sql).all(afterRowId, limit) as ChunkRow[]).map((row): PendingChunk => ({ rowId: row.id, chunk: chunkOfRow(row) }));
+    },
+
+    cachedDimension(modelId) {
+      if (!tableExists('embedding_cache')) return undefined;
+      const bytes = prepare('SELECT length(vector) FROM embedding_cache WHERE model = ? LIMIT 1').pluck().get(modelId) as number | undefined;
+      return bytes === undefined ? undefined : bytes / 4;
     },
 
     cachedVectors(modelId, inputHashes) {
@@ -128,17 +137,25 @@ export function createSqliteVectorStore(
       // Stage 1: Hamming-nearest codes (codes of deleted chunks are filtered by the join below).
       const coarse = prepare('SELECT rowid FROM chunk_codes WHERE code MATCH vec_bit(?) AND k = ?').pluck().all(signBits(query), Math.max(options.coarseK, options.limit)) as number[];
       if (coarse.length === 0) return [];
-      // Stage 2: exact cosine on the float vectors of those candidates.
-      const rows = prepare(
-        `SELECT ${CHUNK_COLUMNS}, v.vector FROM chunk_embeddings e
-           JOIN embedding_cache v ON v.model = ? AND v.input_hash = e.input_hash
-           JOIN chunks c ON c.id = e.chunk_id JOIN pages p ON p.id = c.page_id
-          WHERE e.chunk_id IN (SELECT value FROM json_each(?))`,
-      ).all(modelId, JSON.stringify(coarse)) as (ChunkRow & { vector: Buffer })[];
-      return rows
-        .map((row) => ({ chunk: chunkOfRow(row), similarity: dotBytes(query, row.vector) }))
-        .sort((a, b) => b.similarity - a.similarity)
+      // Stage 2: exact cosine on the float vectors of those candidates; then the winners' rows.
+      const scored = (
+        prepare(
+          `SELECT e.chunk_id AS id, v.vector FROM chunk_embeddings e JOIN embedding_cache v ON v.id = e.vector_id
+            WHERE e.chunk_id IN (SELECT value FROM json_each(?))`,
+        ).all(JSON.stringify(coarse)) as { id: number; vector: Buffer }[]
+      )
+        .map((row) => ({ id: row.id, similarity: dot(query, vectorOf(row.vector)) }))
+        .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
         .slice(0, options.limit);
+      const rows = new Map(
+        (prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id IN (SELECT value FROM json_each(?))`).all(
+          JSON.stringify(scored.map((entry) => entry.id)),
+        ) as ChunkRow[]).map((row) => [row.id, row]),
+      );
+      return scored.flatMap((entry) => {
+        const row = rows.get(entry.id);
+        return row === undefined ? [] : [{ chunk: chunkOfRow(row), similarity: entry.similarity }];
+      });
     },
   };
 }
@@ -165,12 +182,6 @@ function vectorOf(bytes: Buffer): Float32Array {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
-function dotBytes(query: Float32Array, bytes: Buffer): number {
-  const length = Math.min(query.length, bytes.byteLength >> 2);
-  let sum = 0;
-  for (let index = 0; index < length; index += 1) sum += (query[index] ?? 0) * bytes.readFloatLE(index * 4);
-  return sum;
-}
 
 /** One bit per component (1 when positive), padded to whole bytes: the vec0 `bit[]` code. */
 export function signBits(vector: Float32Array): Buffer {
