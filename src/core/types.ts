@@ -64,8 +64,10 @@ export interface Candidate {
   scores: CandidateScores;
   techniques: string[];
   trace: ScoreTrace[];
-  /** Set when only a follow-up query (after the first round) found it, with that query. */
-  retrieval?: { type: 'follow-up'; query: string };
+  /** Set when only a follow-up query (after the first round) found it. */
+  retrievalType?: 'follow-up';
+  /** The follow-up query that found it. */
+  followUpQuery?: string;
 }
 
 export interface DroppedCandidate {

@@ -35,6 +35,9 @@ export interface SearchResult {
   text: string;
   score: number;
   tokenCount: number;
+  /** Present when only a follow-up query found the passage (adaptive retrieval), with that query. */
+  retrievalType?: 'follow-up';
+  followUpQuery?: string;
   explain?: Candidate['trace'];
 }
 
@@ -253,6 +256,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           text: candidate.chunk.text,
           score: round(candidate.scores.fused),
           tokenCount: candidate.chunk.tokenCount,
+          ...(candidate.retrievalType === undefined ? {} : { retrievalType: candidate.retrievalType, followUpQuery: candidate.followUpQuery ?? '' }),
           ...(options.explain === true ? { explain: candidate.trace } : {}),
         });
       }

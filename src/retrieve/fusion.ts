@@ -37,7 +37,7 @@ interface Contribution {
  * retrievers' contributions add up. Every candidate keeps each list's rank and score.
  */
 export function fuseLists(lists: readonly RankedList[], options: FusionOptions): Candidate[] {
-  const byChunk = new Map<string, { chunk: Chunk; best: Map<Retriever, Contribution>; trace: ScoreTrace[] }>();
+  const byChunk = new Map<string, { chunk: Chunk; best: Map<Retriever, Contribution>; trace: ScoreTrace[]; initial: boolean; followUpQuery?: string }>();
   for (const list of lists) {
     const normalise = minMax(list.hits.map((hit) => hit.score));
     list.hits.forEach((hit, index) => {
@@ -52,31 +52,30 @@ export function fuseLists(lists: readonly RankedList[], options: FusionOptions):
       };
       let entry = byChunk.get(hit.chunk.id);
       if (entry === undefined) {
-        entry = { chunk: hit.chunk, best: new Map(), trace: [] };
+        entry = { chunk: hit.chunk, best: new Map(), trace: [], initial: false };
         byChunk.set(hit.chunk.id, entry);
       }
       entry.trace.push(trace);
+      if (list.followUp === true) entry.followUpQuery ??= list.query;
+      else entry.initial = true;
       const current = entry.best.get(list.retriever);
       if (current === undefined || value > current.value) entry.best.set(list.retriever, { value, trace, list, raw: hit.score });
     });
   }
   const candidates: Candidate[] = [];
-  for (const { chunk, best, trace } of byChunk.values()) {
+  for (const { chunk, best, trace, initial, followUpQuery } of byChunk.values()) {
     let fused = 0;
     for (const contribution of best.values()) fused += contribution.value;
-    const contributions = [...best.values()];
     const bm25 = best.get('bm25');
     const dense = best.get('dense');
     const techniques = [...new Set(trace.map((entry) => entry.technique))];
-    const followUps = contributions.filter((contribution) => contribution.list.followUp === true);
-    const initial = contributions.filter((contribution) => contribution.list.followUp !== true);
     candidates.push({
       chunk,
       scores: { fused, ...(bm25 === undefined ? {} : { bm25: bm25.raw }), ...(dense === undefined ? {} : { dense: dense.raw }) },
       techniques,
       trace: [...trace, { technique: 'fused', rank: 0, score: round(fused), detail: options.method === 'rrf' ? `reciprocal rank fusion, k ${options.rrfK}` : 'weighted sum of min-max normalised scores' }],
       // Found only by a follow-up query: say which one.
-      ...(initial.length === 0 && followUps[0] !== undefined ? { retrieval: { type: 'follow-up' as const, query: followUps[0].list.query } } : {}),
+      ...(!initial && followUpQuery !== undefined ? { retrievalType: 'follow-up' as const, followUpQuery } : {}),
     });
   }
   candidates.sort((a, b) => b.scores.fused - a.scores.fused || a.chunk.id.localeCompare(b.chunk.id));

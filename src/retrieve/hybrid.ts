@@ -114,6 +114,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
         warnings.push(`Follow-up analysis failed (${describe(error)}); kept the first round's candidates.`);
         return { covered: true, followUpQueries: [] };
       });
+      signal?.throwIfAborted();
       if (!verdict.covered) queries.push(...verdict.followUpQueries);
     } else {
       const missing = unsupportedTerms(question, top);
@@ -146,8 +147,8 @@ async function settle(pending: readonly { name: string; run: () => Promise<Ranke
 
 function isConfident(hits: readonly TextHit[], margin: number): boolean {
   const [first, second] = hits;
-  if (first === undefined) return false;
-  if (second === undefined) return true;
+  // A single hit is no sign of confidence: expansion may find the passages the words missed.
+  if (first === undefined || second === undefined) return false;
   return first.bm25 > 0 && (first.bm25 - second.bm25) / first.bm25 >= margin;
 }
 

@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { isStopWord, queryTerms } from '../core/query-terms.js';
 import type { TermStats, TextHit } from '../core/types.js';
 
@@ -16,7 +17,8 @@ export interface PrfOptions {
 export function feedbackTerms(question: string, hits: readonly TextHit[], stats: (words: readonly string[]) => TermStats, options: PrfOptions): string[] {
   const feedback = hits.slice(0, options.feedbackDocs);
   if (feedback.length === 0 || options.expansionTerms === 0) return [];
-  const asked = new Set(queryTerms(question));
+  // Compared by stem: "index" adds nothing to a question about "indexes" (the index stems both).
+  const asked = new Set(queryTerms(question).map((term) => stemmer(term)));
   const total = feedback.reduce((sum, hit) => sum + Math.max(hit.bm25, 0), 0) || 1;
   const relevance = new Map<string, number>();
   for (const hit of feedback) {
@@ -27,7 +29,7 @@ export function feedbackTerms(question: string, hits: readonly TextHit[], stats:
     for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
     for (const [word, count] of counts) relevance.set(word, (relevance.get(word) ?? 0) + (weight * count) / words.length);
   }
-  const candidates = [...relevance.keys()].filter((word) => !asked.has(word));
+  const candidates = [...relevance.keys()].filter((word) => !asked.has(stemmer(word)));
   const { documents, documentFrequency } = stats(candidates);
   return candidates
     .map((word) => {
