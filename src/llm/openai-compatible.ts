@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeCause } from '../core/errors.js';
 import { type Llm, LlmError, type LlmRequest, type LlmResponse } from './llm.js';
-import { abortableSleep, type AttemptTimer, backoffMs, parseRetryAfter, raceAbort, startAttemptTimer } from './retry.js';
+import { abortableSleep, type AttemptTimer, backoffMs, parseRetryAfter, raceAbort, startAttemptTimer } from '../core/retry.js';
 import { readServerSentEvents } from './sse.js';
 
 export interface OpenAiCompatibleLlmOptions {

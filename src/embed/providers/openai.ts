@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abortableSleep, backoffMs, parseRetryAfter } from '../../core/retry.js';
 import { type Embedder, EmbedderError, normalise } from '../embedder.js';
 import { presetFor } from '../model-presets.js';
 
@@ -18,6 +19,8 @@ export interface OpenAiEmbedderOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+const MAX_RETRY_AFTER_MS = 60_000;
+
 const replySchema = z.object({
   data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number()) })),
 });
@@ -25,7 +28,7 @@ const replySchema = z.object({
 /** `POST {baseUrl}/embeddings`, the API OpenAI, Ollama, vLLM, TEI and LM Studio share. */
 export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const fetchImpl = options.fetch ?? fetch;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? ((ms: number) => abortableSleep(ms));
   const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
   const preset = presetFor(options.model);
   const prefix = { query: options.queryPrefix ?? preset.queryPrefix, passage: options.passagePrefix ?? preset.passagePrefix };
@@ -45,16 +48,17 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         abortSignal?.throwIfAborted();
         const reason = timeout.aborted ? `no reply within ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
         if (attempt < options.retries) {
-          await sleep(options.retryBaseDelayMs * 2 ** attempt);
+          await sleep(backoffMs(options.retryBaseDelayMs, attempt));
           continue;
         }
         throw new EmbedderError(`The embeddings server at ${url} failed: ${reason}. Check embed.openai.baseUrl and that the server runs.`, { cause: error });
       }
       const text = await response.text();
-      if (response.status === 429 || response.status >= 500) {
-        if (attempt < options.retries) {
-          const retryAfter = Number(response.headers.get('retry-after'));
-          await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : options.retryBaseDelayMs * 2 ** attempt);
+      if ((response.status === 429 || response.status >= 500) && attempt < options.retries) {
+        const wait = parseRetryAfter(response.headers.get('retry-after')) ?? backoffMs(options.retryBaseDelayMs, attempt);
+        // A server that asks for more than a minute is not coming back soon: fail now, with its answer.
+        if (wait <= MAX_RETRY_AFTER_MS) {
+          await sleep(wait);
           continue;
         }
       }

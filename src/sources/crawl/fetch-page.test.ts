@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { htmlPage, serveSite, type SiteServer } from '../../testing/http-site.js';
-import { type FetchPageOptions, fetchPage, parseRetryAfter } from './fetch-page.js';
+import { parseRetryAfter } from '../../core/retry.js';
+import { type FetchPageOptions, fetchPage } from './fetch-page.js';
 
 const servers: SiteServer[] = [];
 afterEach(async () => Promise.all(servers.splice(0).map((server) => server.close())));

@@ -1,5 +1,6 @@
 import { describeCause } from '../../core/errors.js';
 import { decodeDocument } from '../decode.js';
+import { abortableSleep, parseRetryAfter } from '../../core/retry.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -158,15 +159,6 @@ function formatOf(contentType: string, url: string, acceptXml: boolean): Documen
   return format;
 }
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 function safeResolve(location: string, base: string): string | undefined {
   try {
     const resolved = new URL(location, base);
@@ -192,16 +184,4 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
     }
     parts.push(value);
   }
-}
-
-/** Resolves after `ms`, or at once when the signal aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }
