@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import type { Embedder } from './embedder.js';
 import { createOpenAiEmbedder } from './providers/openai.js';
 import { createTransformersEmbedder } from './providers/transformers.js';
-import { USE_MODEL_ID } from './providers/use.js';
+import { createUseEmbedder, USE_MODEL_ID } from './providers/use.js';
 import { createWorkerPoolEmbedder } from './worker-pool.js';
 
 export type EmbedConfig = CitedocsConfig['embed'];
@@ -37,7 +37,10 @@ export function createEmbedder(name: string, config: EmbedConfig, dependencies: 
     case 'none':
       return undefined;
     case USE_MODEL_ID:
-      return createWorkerPoolEmbedder({ provider: 'use' }, { modelId: USE_MODEL_ID, maxBatchSize: 16, dimension: () => Promise.resolve(512) }, workerCount(config));
+      return splitByMode(
+        createUseEmbedder(),
+        createWorkerPoolEmbedder({ provider: 'use' }, { modelId: USE_MODEL_ID, maxBatchSize: 16, dimension: () => Promise.resolve(512) }, workerCount(config)),
+      );
     case 'transformers': {
       if (model === '') break;
       // onnxruntime spreads one batch over every core itself: one model in this thread is enough.
@@ -71,6 +74,22 @@ export function createEmbedder(name: string, config: EmbedConfig, dependencies: 
       break;
   }
   throw new UsageError(`Unknown embedder "${name}". Use one of: ${EMBEDDER_NAMES_HELP}.`);
+}
+
+/**
+ * Queries in this thread (one short text: starting a worker would cost more than embedding it),
+ * passages in the worker pool (thousands of texts: every core helps). Each loads the model on first use.
+ */
+function splitByMode(queries: Embedder, passages: Embedder): Embedder {
+  return {
+    modelId: passages.modelId,
+    maxBatchSize: passages.maxBatchSize,
+    dimension: () => passages.dimension(),
+    embed: (request) => (request.mode === 'query' ? queries : passages).embed(request),
+    close: async () => {
+      await Promise.all([queries.close(), passages.close()]);
+    },
+  };
 }
 
 function workerCount(config: EmbedConfig): number {

@@ -115,8 +115,9 @@ async function loadCrossEncoder(options: CrossEncoderRerankerOptions): Promise<C
   if (options.cacheDir !== undefined) env.cacheDir = options.cacheDir;
   const common = { local_files_only: !options.allowRemote, ...(options.cacheDir === undefined ? {} : { cache_dir: options.cacheDir }) };
   try {
-    const tokenizer = await AutoTokenizer.from_pretrained(modelId, common);
+    // The model first: its loader says which file is missing, where the tokenizer's fails obscurely.
     const model = await AutoModelForSequenceClassification.from_pretrained(modelId, { ...common, ...(options.dtype === undefined ? {} : { dtype: options.dtype }) });
+    const tokenizer = await AutoTokenizer.from_pretrained(modelId, common);
     return {
       tokenize: tokenizer as unknown as Tokenize,
       classify: (inputs) => (model as unknown as Classify)(inputs),
@@ -126,7 +127,7 @@ async function loadCrossEncoder(options: CrossEncoderRerankerOptions): Promise<C
     const hint = options.allowRemote
       ? 'Check the model id (it needs ONNX weights, like Xenova/ms-marco-MiniLM-L-6-v2) and the network.'
       : 'Download it once with `allowRemote: true` in the cross-encoder configuration where the network allows, or point the model at a local folder holding it (config.json, tokenizer.json, onnx/model.onnx).';
-    throw new RerankError(`Could not load the cross-encoder model ${options.model} from ${where}: ${error instanceof Error ? error.message : String(error)}. ${hint}`, CROSS_ENCODER, {
+    throw new RerankError(`Could not load the cross-encoder model ${options.model} from ${where}: ${(error instanceof Error ? error.message : String(error)).replace(/\.+$/, '')}. ${hint}`, CROSS_ENCODER, {
       cause: error,
     });
   }

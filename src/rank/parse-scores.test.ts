@@ -12,6 +12,7 @@ describe('parseScoreList', () => {
     ['[1] 0.9\n[3] 0.5', [0.9, undefined, 0.5]],
     ['Passage 2 - 0.25 (mentions it)\n- Passage 1 = .8', [0.8, 0.25, undefined]],
     ['0.9 0.1 0.5', [0.9, 0.1, 0.5]],
+    ['Scores: 0.9, 0.1 and 0.5.', [0.9, 0.1, 0.5]],
     ['<think>passage 1 looks best, 2 and 3 less</think>{"scores":[0.9,0.1,0.5]}', [0.9, 0.1, 0.5]],
   ])('reads %j', (reply, expected) => {
     expect(parseScoreList(reply, 3)).toEqual(expected);

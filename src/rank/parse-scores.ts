@@ -10,12 +10,14 @@ import { clamp01 } from './reranker.js';
  */
 export function parseScoreList(text: string, count: number): (number | undefined)[] {
   const empty = (): (number | undefined)[] => new Array<number | undefined>(count).fill(undefined);
+  const reply = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  // "[1] 0.9\n[3] 0.5" holds bracketed spans that parse as JSON: numbered lines go first.
+  const fromLines = scoresFromLines(reply, empty());
+  if (fromLines !== undefined && fromLines.filter((score) => score !== undefined).length > 1) return fromLines;
   const fromJson = scoresFromJson(parseJsonReply(text), count, empty());
   if (fromJson !== undefined) return fromJson;
-  const fromLines = scoresFromLines(text, empty());
   if (fromLines !== undefined) return fromLines;
-  const reply = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
-  const bare = [...reply.matchAll(/(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?![\w.]|\.\d)/g)].map((match) => Number(match[0]));
+  const bare = [...reply.matchAll(/(?<![\w.])-?(?:\d+(?:\.\d+)?|\.\d+)(?!\w|\.\d)/g)].map((match) => Number(match[0]));
   // A run of numbers is only trusted when there is one per passage: otherwise which is which is a guess.
   return bare.length === count ? bare.map(clamp01) : empty();
 }
