@@ -14,7 +14,7 @@ describe('config', () => {
 
   it('merges a partial config over the defaults', () => {
     const config = parseConfig({ select: { maxTotalTokens: 900 } });
-    expect(config.select).toEqual({ finalK: 8, maxTotalTokens: 900 });
+    expect(config.select).toMatchObject({ finalK: 8, maxTotalTokens: 900, similarityThreshold: 0.9 });
     expect(config.crawl.concurrency).toBe(4);
   });
 

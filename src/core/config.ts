@@ -174,12 +174,47 @@ export const configSchema = z.strictObject({
       retryBaseDelayMs: z.number().int().min(0).default(500),
     })
     .prefault({}),
+  rerank: z
+    .strictObject({
+      /**
+       * How candidates are re-ordered before selection: auto (llm-pointwise when llm.model is
+       * set, otherwise fused), fused (retrieval order), llm-pointwise, llm-listwise, cross-encoder.
+       */
+      method: z.enum(['auto', 'fused', 'llm-pointwise', 'llm-listwise', 'cross-encoder']).default('auto'),
+      /** The best candidates by retrieval score that the reranker judges; the rest follow. */
+      candidates: z.number().int().min(1).max(200).default(20),
+      /** Fewer candidates than this are kept in retrieval order without asking the reranker. */
+      minCandidatesForAssessment: z.number().int().min(1).default(4),
+      /** Final score = w × retrieval + (1 − w) × reranker, e.g. 0.3; unset: the reranker's order. */
+      retrievalWeight: z.number().min(0).max(1).optional(),
+      /** The best retrieval hits that may drop at most `maxDemotion` places (a reranker cannot bury them). */
+      protectTopK: z.number().int().min(0).default(1),
+      maxDemotion: z.number().int().min(0).default(2),
+      /** A reranker score at or above this counts as relevant; when none is, the top `topOnNoneRelevant` by retrieval score are kept. */
+      relevanceThreshold: z.number().min(0).max(1).default(0.5),
+      topOnNoneRelevant: z.number().int().min(1).default(3),
+      /** A Transformers.js cross-encoder (e.g. Xenova/ms-marco-MiniLM-L-6-v2), for method cross-encoder. */
+      crossEncoderModel: z.string().min(1).optional(),
+      /** Judgements remembered (by model and prompt) so the same question never costs twice. */
+      cacheEntries: z.number().int().min(0).default(1000),
+    })
+    .prefault({}),
   select: z
     .strictObject({
       /** Passages returned at most. */
       finalK: z.number().int().positive().default(8),
       /** Token budget of all selected passages together, counted with the target tokenizer. */
       maxTotalTokens: z.number().int().positive().default(4000),
+      /** Distinct pages the passages may come from; unset: no cap. */
+      maxSelectedPages: z.number().int().positive().optional(),
+      /** Candidates scoring below this are dropped; unset: none is. */
+      scoreThreshold: z.number().optional(),
+      /** A passage this similar to a kept one (vector cosine, or word overlap without vectors) is skipped. */
+      similarityThreshold: z.number().min(0).max(1).default(0.9),
+      /** Host → score multiplier, e.g. {"docs.python.org": 1.3}; subdomains match too. */
+      domainWeights: z.record(z.string().min(1), z.number().min(0)).default({}),
+      /** Newer pages (Last-Modified) score up to 1 + weight times more; 0 turns it off. */
+      freshness: z.strictObject({ weight: z.number().min(0).default(0), halfLifeDays: z.number().positive().default(365) }).prefault({}),
     })
     .prefault({}),
   answer: z

@@ -71,8 +71,17 @@ export interface Candidate {
 }
 
 export interface DroppedCandidate {
-  reason: 'budget' | 'duplicate' | 'limit' | 'threshold';
+  /**
+   * threshold: score under `scoreThreshold`; duplicate: the same text as, or too similar to, a
+   * kept passage (`duplicateOf`); budget: over the remaining tokens; limit: past the passage
+   * limit; cap: from a page beyond `maxSelectedPages`.
+   */
+  reason: 'budget' | 'duplicate' | 'limit' | 'threshold' | 'cap';
   url: string;
+  /** For a duplicate: the kept passage it repeats, and how similar they are. */
+  duplicateOf?: string;
+  similarity?: number;
+  score?: number;
 }
 
 export interface Selection {

@@ -3,18 +3,21 @@ import { extractiveAnswer } from '../answer/extractive.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import { chunkUrl, type Candidate, type Citation, type Tokenizer } from '../core/types.js';
+import { chunkUrl, type Candidate, type Citation, type DroppedCandidate, type Tokenizer } from '../core/types.js';
 import { EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
-import { selectCandidates } from '../select/selector.js';
+import { adjustedScore } from '../select/score-adjust.js';
+import { type SelectOptions, selectCandidates } from '../select/selector.js';
+import { passageSimilarity } from '../select/similarity.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store, StoreStats } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
+import { createReranking, type Reranking } from './reranking.js';
 import { embedderRegistry, retrieve } from './retrieval.js';
 import type { DirectDocument } from './ingest-documents.js';
 
@@ -24,6 +27,8 @@ export type IndexStats = StoreStats;
 export interface SearchOptions {
   limit?: number;
   maxTokens?: number;
+  /** Distinct pages the passages may come from. */
+  maxPages?: number;
   explain?: boolean;
   signal?: AbortSignal;
 }
@@ -46,10 +51,13 @@ export interface SearchResponse {
   warnings: string[];
   /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
   retrieval: { embedder?: string; lists: string[] };
+  /** With --explain: the tokens selected and every candidate left out, with why. */
+  selection?: { totalTokens: number; dropped: DroppedCandidate[] };
 }
 
 export interface AskOptions {
   maxTokens?: number;
+  maxPages?: number;
   signal?: AbortSignal;
 }
 
@@ -108,6 +116,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   let tokenizer: Promise<Tokenizer> | undefined;
   let reader: Store | undefined;
   let writer: Store | undefined;
+  let reranking: Reranking | undefined;
   const embedderDependencies: EmbedderDependencies = {
     ...(dependencies.env === undefined ? {} : { env: dependencies.env }),
   };
@@ -149,21 +158,55 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     return { hasPage: (url) => lookup(url) !== undefined, anchorsOf: (url) => lookup(url) ?? new Set() };
   };
 
-  const retrieveAndSelect = async (query: string, limit: number, maxTokens: number, signal?: AbortSignal) => {
+  const retrieveAndSelect = async (query: string, limit: number, maxTokens: number, maxPages: number | undefined, signal?: AbortSignal) => {
     const text = query.trim();
     if (text === '') throw new UsageError('The question is empty. Ask something, like: citedocs ask "how do I create an index"');
     const store = readStore();
     if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
     const retrieval = await retrieve(text, Math.max(config.retrieve.topK, limit), { config, store: readStore, embedderFor: (name) => embedders.get(name), llm: llmOf }, signal);
-    const { candidates } = retrieval;
-    const selection = selectCandidates(candidates, { limit, maxTotalTokens: maxTokens });
-    const warnings = [...retrieval.warnings];
+    const reranked = await (reranking ??= createReranking(config, llmOf)).rerank(text, retrieval.candidates, signal);
+    const candidates = reranked.candidates;
+    // Selection follows the reranked order (a model's judgement is not on the fused scale).
+    const position = new Map(candidates.map((candidate, index) => [candidate.chunk.id, 1 - index / Math.max(candidates.length, 1)]));
+    const selection = selectCandidates(candidates, selectionOptions(store, candidates, limit, maxTokens, maxPages, (candidate) => position.get(candidate.chunk.id) ?? 0));
+    const warnings = [...retrieval.warnings, ...reranked.warnings];
     if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
       const smallest = Math.min(...candidates.map((candidate) => candidate.chunk.tokenCount));
       warnings.push(`${candidates.length} passages match, but none fits the budget of ${maxTokens} tokens (the smallest has ${smallest}); raise --max-tokens.`);
     }
     return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
+  };
+
+  const selectionOptions = (
+    store: Store,
+    candidates: readonly Candidate[],
+    limit: number,
+    maxTokens: number,
+    maxPages: number | undefined,
+    order: (candidate: Candidate) => number,
+  ): SelectOptions => {
+    const { select } = config;
+    const vectors = store.vectors.available ? store.vectors.vectorsOf(candidates.map((candidate) => candidate.chunk.id)) : new Map<string, Float32Array>();
+    const pages = new Map<string, string | undefined>();
+    const maxSelectedPages = maxPages ?? select.maxSelectedPages;
+    return {
+      limit,
+      maxTotalTokens: maxTokens,
+      similarityThreshold: select.similarityThreshold,
+      similarity: passageSimilarity(vectors),
+      score: adjustedScore(order, {
+        domainWeights: select.domainWeights,
+        freshness: select.freshness,
+        now: (dependencies.now ?? (() => new Date()))(),
+        lastModified: (url) => {
+          if (!pages.has(url)) pages.set(url, store.getPage(url)?.lastModified);
+          return pages.get(url);
+        },
+      }),
+      ...(maxSelectedPages === undefined ? {} : { maxSelectedPages }),
+      ...(select.scoreThreshold === undefined ? {} : { scoreThreshold: select.scoreThreshold }),
+    };
   };
 
   /** After an ingest: embeds the new and changed passages when the index has (or is to get) vectors. */
@@ -242,7 +285,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async search(query, options = {}) {
       const limit = options.limit ?? config.select.finalK;
-      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.signal);
+      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
       const anchors = anchorMapOf(readStore());
       const results: SearchResult[] = [];
       for (const candidate of selection.candidates) {
@@ -260,11 +303,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { explain: candidate.trace } : {}),
         });
       }
-      return { results, warnings, retrieval };
+      return { results, warnings, retrieval, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
     },
 
     async ask(question, options = {}) {
-      const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.signal);
+      const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
       if (selection.candidates.length === 0) {
         return { answer: 'The indexed documentation has nothing on this question.', citations: [], warnings };
       }

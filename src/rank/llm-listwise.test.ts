@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { candidate } from '../testing/candidates.js';
 import { type FakeOpenAiServer, type FakeOpenAiServerOptions, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { chatPrompts, fencedItems, listwiseJudge, llmOn, overlap } from './fake-judges.js';
+import { chatPrompts, fencedItems, listwiseJudge, llmOn, overlap } from '../testing/fake-judges.js';
 import { createMemoryJudgementCache } from './judgement-cache.js';
 import { createLlmListwiseReranker, LISTWISE_SYSTEM_PROMPT, parseIndexList, parseListwiseReply } from './llm-listwise.js';
 import { runRerankerContract } from './reranker.contract.js';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { candidate } from '../testing/candidates.js';
 import { type FakeOpenAiServer, type FakeOpenAiServerOptions, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { chatPrompts, fencedItems, llmOn, overlap, pointwiseJudge } from './fake-judges.js';
+import { chatPrompts, fencedItems, llmOn, overlap, pointwiseJudge } from '../testing/fake-judges.js';
 import { createMemoryJudgementCache } from './judgement-cache.js';
-import { createLlmPointwiseReranker, POINTWISE_SYSTEM_PROMPT } from './llm-pointwise.js';
+import { createLlmPointwiseReranker, pageScores, POINTWISE_SYSTEM_PROMPT } from './llm-pointwise.js';
 import { runRerankerContract } from './reranker.contract.js';
 import { RerankError } from './reranker.js';
 
@@ -39,6 +39,7 @@ describe('LLM pointwise reranker on the fake OpenAI-compatible server', () => {
     expect(alpha).toMatchObject({ technique: 'rerank:llm-pointwise', rank: 3, score: 0.2 });
     expect(alpha?.detail).toBe('openai-compatible:judge-model: passage 0.2, page max 0.95 over 2 of 2 passages of the page');
     expect(candidates[3]?.trace.at(-1)?.detail).toMatch(/passage 0\.1, page max 0\.6 over 2 of 2/);
+    expect(pageScores(candidates)).toEqual(new Map([['https://d.example/a.html', 0.95], ['https://d.example/b.html', 0.6]]));
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.body).toMatchObject({ temperature: 0, response_format: { type: 'json_object' }, messages: [{ role: 'system', content: POINTWISE_SYSTEM_PROMPT }, { role: 'user' }] });
   });
@@ -57,7 +58,8 @@ describe('LLM pointwise reranker on the fake OpenAI-compatible server', () => {
     });
     const input = Array.from({ length: 7 }, (_, index) => candidate({ text: `passage number ${index}`, score: 1 - index / 10 }));
     const { candidates } = await createLlmPointwiseReranker({ llm: llmOn(server), batchSize: 2, concurrency: 2 }).rerank({ query: 'q', candidates: input });
-    expect(chatPrompts(server).map((prompt) => fencedItems(prompt).length)).toEqual([2, 2, 2, 1]);
+    // Requests in flight together may arrive in any order.
+    expect(chatPrompts(server).map((prompt) => fencedItems(prompt).length).sort()).toEqual([1, 2, 2, 2]);
     expect(most).toBe(2);
     expect(candidates.every((item) => item.scores.rerank === 0.5)).toBe(true);
   });

@@ -154,3 +154,12 @@ export function createLlmPointwiseReranker(options: LlmPointwiseRerankerOptions)
     },
   };
 }
+
+/** Each page's score: the best rerank score of its passages (pages with no judged passage are absent). */
+export function pageScores(candidates: readonly Candidate[]): Map<string, number> {
+  const pages = new Map<string, number>();
+  for (const { chunk, scores } of candidates) {
+    if (scores.rerank !== undefined) pages.set(chunk.pageUrl, Math.max(pages.get(chunk.pageUrl) ?? 0, scores.rerank));
+  }
+  return pages;
+}

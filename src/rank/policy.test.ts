@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Candidate } from '../core/types.js';
 import { candidate } from '../testing/candidates.js';
 import { type FakeOpenAiServer, type FakeOpenAiServerOptions, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { llmOn, pointwiseJudge } from './fake-judges.js';
+import { llmOn, pointwiseJudge } from '../testing/fake-judges.js';
 import { createFusedOrderReranker } from './fused-order.js';
 import { createLlmListwiseReranker } from './llm-listwise.js';
 import { createLlmPointwiseReranker } from './llm-pointwise.js';

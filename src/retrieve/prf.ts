@@ -29,7 +29,12 @@ export function feedbackTerms(question: string, hits: readonly TextHit[], stats:
     for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
     for (const [word, count] of counts) relevance.set(word, (relevance.get(word) ?? 0) + (weight * count) / words.length);
   }
-  const candidates = [...relevance.keys()].filter((word) => !asked.has(stemmer(word)));
+  // Only the words that weigh most in the feedback are worth an IDF look-up (each costs one).
+  const candidates = [...relevance.entries()]
+    .filter(([word]) => !asked.has(stemmer(word)))
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, Math.max(options.expansionTerms * 4, 20))
+    .map(([word]) => word);
   const { documents, documentFrequency } = stats(candidates);
   return candidates
     .map((word) => {

@@ -60,6 +60,8 @@ export interface VectorStore {
   cachedVectors(modelId: string, inputHashes: readonly string[]): Map<string, Float32Array>;
   /** Stores vectors for chunks (and in the cache), in one transaction. */
   putVectors(modelId: string, rows: readonly VectorRow[]): void;
+  /** The stored vectors of these chunks (by chunk id), for those that have one. */
+  vectorsOf(chunkIds: readonly string[]): Map<string, Float32Array>;
   /** The chunks nearest to a unit-length query vector of the index's model, best first. */
   searchVectors(query: Float32Array, options: VectorSearch): VectorHit[];
 }

@@ -14,6 +14,14 @@ export function formatSearch(response: SearchResponse, explain: boolean): string
     lines.push('');
   });
   if (response.results.length === 0) lines.push('No results.');
+  if (explain && response.selection !== undefined) {
+    lines.push(`Selected ${response.results.length} passages, ${response.selection.totalTokens} tokens. Left out:`);
+    for (const drop of response.selection.dropped.slice(0, 20)) {
+      const why = drop.reason === 'duplicate' ? `duplicate of ${drop.duplicateOf ?? '?'} (similarity ${drop.similarity ?? 1})` : drop.reason;
+      lines.push(`   - ${drop.url}: ${why}${drop.score === undefined ? '' : `, score ${drop.score}`}`);
+    }
+    if (response.selection.dropped.length > 20) lines.push(`   … and ${response.selection.dropped.length - 20} more (see --json).`);
+  }
   return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
 }
 

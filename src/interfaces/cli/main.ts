@@ -132,14 +132,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('<query...>', 'what to look for')
       .option('--limit <n>', 'passages at most', positiveInteger)
       .option('--max-tokens <n>', 'token budget of all passages together', positiveInteger)
-      .option('--explain', 'show how each score was made'),
-  )).action(async (words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; explain?: boolean }) => {
+      .option('--max-pages <n>', 'distinct pages the passages may come from', positiveInteger)
+      .option('--explain', 'show how each score was made, and why each other candidate was left out'),
+  )).action(async (words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; maxPages?: number; explain?: boolean }) => {
     const engine = engineFor(options);
     try {
       const response = await engine.search(words.join(' '), {
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         ...(options.limit === undefined ? {} : { limit: options.limit }),
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
         explain: options.explain === true,
       });
       print(options, response, formatSearch(response, options.explain === true));
@@ -153,12 +155,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .command('ask')
       .description('answer a question from the index, citing each statement as [n] with its URL')
       .argument('<question...>', 'the question')
-      .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger),
-  )).action(async (words: string[], options: CommonOptions & { maxTokens?: number }) => {
+      .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger)
+      .option('--max-pages <n>', 'distinct pages the sources may come from', positiveInteger),
+  )).action(async (words: string[], options: CommonOptions & { maxTokens?: number; maxPages?: number }) => {
     const engine = engineFor(options);
     try {
       const response = await engine.ask(words.join(' '), {
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
       });
       print(options, response, formatAsk(response));

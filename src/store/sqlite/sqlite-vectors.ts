@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS embedding_cache (
 CREATE TABLE IF NOT EXISTS chunk_embeddings (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
   vector_id INTEGER NOT NULL REFERENCES embedding_cache(id)
-);`;
+);
+CREATE INDEX IF NOT EXISTS chunks_by_key ON chunks(chunk_key);`;
 
 interface ChunkRow {
   id: number;
@@ -129,6 +130,17 @@ export function createSqliteVectorStore(
     },
 
     putVectors: (modelId, rows) => putVectors(modelId, rows),
+
+    vectorsOf(chunkIds) {
+      const found = new Map<string, Float32Array>();
+      if (chunkIds.length === 0 || !tableExists('chunk_embeddings')) return found;
+      const rows = prepare(
+        `SELECT c.chunk_key, v.vector FROM chunks c JOIN chunk_embeddings e ON e.chunk_id = c.id JOIN embedding_cache v ON v.id = e.vector_id
+          WHERE c.chunk_key IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(chunkIds)) as { chunk_key: string; vector: Buffer }[];
+      for (const row of rows) found.set(row.chunk_key, vectorOf(row.vector));
+      return found;
+    },
 
     searchVectors(query, options): VectorHit[] {
       requireVec();

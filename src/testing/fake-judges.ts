@@ -1,6 +1,6 @@
 import type { Llm } from '../llm/llm.js';
 import { createOpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from '../llm/openai-compatible.js';
-import type { ChatHandler, ChatRequestBody, FakeOpenAiServer } from '../testing/fake-openai-server.js';
+import type { ChatHandler, ChatRequestBody, FakeOpenAiServer } from './fake-openai-server.js';
 
 /** For tests: what the rank prompts look like to a model on the fake OpenAI-compatible server. */
 export interface FencedItem {
