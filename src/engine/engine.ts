@@ -58,6 +58,7 @@ export interface SearchResponse {
 export interface AskOptions {
   maxTokens?: number;
   maxPages?: number;
+  explain?: boolean;
   signal?: AbortSignal;
 }
 
@@ -70,6 +71,8 @@ export interface AskResponse {
   answer: string;
   citations: Citation[];
   warnings: string[];
+  /** With --explain: the sources selected (URL, score, tokens) and every candidate left out, with why. */
+  selection?: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped: DroppedCandidate[] };
 }
 
 /** What the index holds for one page: `citedocs inspect`. */
@@ -308,8 +311,18 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async ask(question, options = {}) {
       const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
+      const explained =
+        options.explain === true
+          ? {
+              selection: {
+                totalTokens: selection.totalTokens,
+                sources: selection.candidates.map((candidate) => ({ url: chunkUrl(candidate.chunk), score: round(candidate.scores.rerank ?? candidate.scores.fused), tokenCount: candidate.chunk.tokenCount })),
+                dropped: selection.dropped,
+              },
+            }
+          : {};
       if (selection.candidates.length === 0) {
-        return { answer: 'The indexed documentation has nothing on this question.', citations: [], warnings };
+        return { answer: 'The indexed documentation has nothing on this question.', citations: [], warnings, ...explained };
       }
       const draft = extractiveAnswer(question, selection.candidates, { maxSentences: config.answer.maxSentences });
       const anchors = anchorMapOf(readStore());
@@ -325,7 +338,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         const { anchor: _anchor, ...rest } = citation;
         citations.push(verdict.ok ? citation : { ...rest, url: verdict.url });
       }
-      return { answer, citations, warnings };
+      return { answer, citations, warnings, ...explained };
     },
 
     stats() {

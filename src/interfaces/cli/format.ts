@@ -31,6 +31,11 @@ export function formatAsk(response: AskResponse): string {
     lines.push('Sources:');
     for (const citation of response.citations) lines.push(`[${citation.n}] ${citation.title}\n    ${citation.url}`);
   }
+  if (response.selection !== undefined) {
+    lines.push('', `Selected ${response.selection.sources.length} sources, ${response.selection.totalTokens} tokens:`);
+    for (const source of response.selection.sources) lines.push(`   + ${source.url} (score ${source.score}, ${source.tokenCount} tokens)`);
+    for (const drop of response.selection.dropped.slice(0, 20)) lines.push(`   - ${drop.url}: ${drop.reason}${drop.duplicateOf === undefined ? '' : ` of ${drop.duplicateOf}`}`);
+  }
   return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
 }
 

@@ -156,13 +156,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .description('answer a question from the index, citing each statement as [n] with its URL')
       .argument('<question...>', 'the question')
       .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger)
-      .option('--max-pages <n>', 'distinct pages the sources may come from', positiveInteger),
-  )).action(async (words: string[], options: CommonOptions & { maxTokens?: number; maxPages?: number }) => {
+      .option('--max-pages <n>', 'distinct pages the sources may come from', positiveInteger)
+      .option('--explain', 'also show the sources selected and why each other candidate was left out'),
+  )).action(async (words: string[], options: CommonOptions & { maxTokens?: number; maxPages?: number; explain?: boolean }) => {
     const engine = engineFor(options);
     try {
       const response = await engine.ask(words.join(' '), {
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+        explain: options.explain === true,
         ...(io.signal === undefined ? {} : { signal: io.signal }),
       });
       print(options, response, formatAsk(response));
