@@ -126,7 +126,7 @@ export const configSchema = z.strictObject({
       dense: z
         .strictObject({
           /** Candidates found by 1-bit codes and re-scored exactly; indexes up to this size are searched exactly. */
-          coarseK: z.number().int().positive().default(400),
+          coarseK: z.number().int().positive().max(4096).default(400),
         })
         .prefault({}),
       techniques: z
@@ -221,6 +221,14 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Sentences quoted at most in an extractive answer. */
       maxSentences: z.number().int().positive().default(5),
+      /** auto: written by the LLM when llm.model is set, else extractive (quoted sentences). */
+      mode: z.enum(['auto', 'llm', 'extractive']).default('auto'),
+      /** Tokens the model may write. */
+      maxAnswerTokens: z.number().int().positive().default(800),
+      /** Replaces the system prompt of LLM answers. */
+      systemPrompt: z.string().min(1).optional(),
+      /** Replaces the user message of LLM answers: {{sources}} and {{question}} are filled in. */
+      userTemplate: z.string().includes('{{sources}}').includes('{{question}}').optional(),
     })
     .prefault({}),
 });

@@ -102,7 +102,12 @@ export function createWorkerPoolEmbedder(spec: LocalEmbedderSpec, base: Pick<Emb
     },
     async close() {
       closed = true;
-      await Promise.all(workers.splice(0).map((entry) => entry.worker.terminate()));
+      const stopping = workers.splice(0);
+      for (const entry of stopping) {
+        for (const pending of entry.pending.values()) pending.reject(new EmbedderError(`The ${base.modelId} embedder was closed before it answered.`));
+        entry.pending.clear();
+      }
+      await Promise.all(stopping.map((entry) => entry.worker.terminate()));
     },
   };
 }

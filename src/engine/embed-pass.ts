@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Embedder } from '../embed/embedder.js';
+import { type Embedder, EmbedderError } from '../embed/embedder.js';
 import { embeddingInput, embeddingInputHash } from '../embed/embedding-input.js';
 import type { Store } from '../store/store.js';
 import type { VectorRow } from '../store/vectors.js';
@@ -36,7 +36,14 @@ export interface EmbedPassOptions {
  */
 export async function embedPending(store: Store, embedder: Embedder, options: EmbedPassOptions): Promise<EmbedReport> {
   const vectors = store.vectors;
-  const dimension = vectors.cachedDimension(embedder.modelId) ?? (await embedder.dimension());
+  const current = vectors.info()?.modelId;
+  const cachedDimension = vectors.cachedDimension(embedder.modelId);
+  let dimension = cachedDimension ?? (await embedder.dimension());
+  if (current !== undefined && current !== embedder.modelId && cachedDimension === undefined) {
+    // Replacing the index's vectors with a model never used here: make sure it works before the old ones go.
+    const [probe] = await embedder.embed({ texts: ['citedocs embedding probe'], mode: 'passage', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
+    dimension = probe?.length ?? dimension;
+  }
   const { switchedFrom } = vectors.useModel(embedder.modelId, dimension);
   const total = vectors.info()?.pending ?? 0;
   const report: EmbedReport = { model: embedder.modelId, embedded: 0, reused: 0, pending: total, interrupted: false, ...(switchedFrom === undefined ? {} : { switchedFrom }) };
@@ -45,6 +52,7 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
   options.onProgress?.({ done: 0, total });
 
   const aborted = () => options.signal?.aborted === true;
+  let failed = false;
   let after = 0;
   while (!aborted()) {
     const page = vectors.pendingChunks(batchSize * options.concurrency * 4, after);
@@ -70,11 +78,17 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
       await Promise.all(
         batches.map((batch) =>
           limit(async () => {
-            if (aborted()) return;
+            if (aborted() || failed) return;
             const embedded = await embedder.embed({ texts: batch.map((item) => item.input), mode: 'passage', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
+            // A short or mis-sized reply must not reach the cache, where it would stay for good.
+            if (embedded.length !== batch.length || embedded.some((vector) => vector.length !== dimension)) {
+              throw new EmbedderError(
+                `${embedder.modelId} returned ${embedded.length} vectors of ${embedded[0]?.length ?? 0} dimensions for ${batch.length} texts; the index holds ${dimension}-dimension vectors. Check the model (and embed.openai.dimensions).`,
+              );
+            }
             vectors.putVectors(
               embedder.modelId,
-              batch.map((item, index) => ({ rowId: item.pending.rowId, inputHash: item.hash, vector: embedded[index] ?? new Float32Array(dimension) })),
+              batch.map((item, index) => ({ rowId: item.pending.rowId, inputHash: item.hash, vector: embedded[index] as Float32Array })),
             );
             report.embedded += batch.length;
             options.onProgress?.({ done: report.embedded, total });
@@ -82,6 +96,8 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
         ),
       );
     } catch (error) {
+      failed = true;
+      limit.clearQueue();
       if (aborted()) break;
       throw error;
     }

@@ -127,4 +127,31 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
     await expect(createEngine({ dbPath }).embed()).rejects.toThrow(/Choose an embedder/);
     await expect(createEngine({ dbPath, embed: { embedder: 'word2vec' } }).embed()).rejects.toThrow(/Unknown embedder "word2vec"/);
   });
+
+  it('searches an index embedded with shortened vectors (embed.openai.dimensions) without asking for a re-embed', async () => {
+    const { docs, dbPath } = workspace(files);
+    server.setEmbeddingHandler((inputs, { body }) => inputs.map((text) => hashedEmbedding(text, body.dimensions ?? 64)));
+    const config = { dbPath, embed: { embedder: 'openai:fake-embed', openai: { baseUrl: server.url, retries: 0, dimensions: 32 } } };
+    const report = await createEngine(config).ingest(docs);
+    expect(report.errors).toEqual([]);
+    expect(report.embedding?.model).toBe('openai:fake-embed@32');
+    const response = await createEngine(config).search('mist the moss wall');
+    expect(response.retrieval.embedder).toBe('openai:fake-embed@32');
+  });
+
+  it('keeps the pages and reports the failure when the embedder fails during ingest, caching no partial vector', async () => {
+    const { docs, dbPath } = workspace(files);
+    server.setEmbeddingHandler((inputs) => inputs.slice(1).map((text) => hashedEmbedding(text)));
+    const report = await createEngine({ ...configFor(dbPath, 'openai:short-replies'), embed: { ...configFor(dbPath, 'openai:short-replies').embed, batchSize: 4 } }).ingest(docs);
+    expect(report.pages).toBe(2);
+    expect(report.errors.map((error) => error.message).join('\n')).toMatch(/Embedding failed: .*returned \d+ vectors for \d+ texts/);
+    const stats = await createEngine({ dbPath }).embed({}).catch((error: unknown) => error);
+    expect(stats).toBeInstanceOf(Error);
+  });
+
+  it('refuses an unknown embedder name before crawling anything', async () => {
+    const { docs, dbPath } = workspace(files);
+    await expect(createEngine({ dbPath, embed: { embedder: 'word2vec' } }).ingest(docs)).rejects.toThrow(/Unknown embedder "word2vec"/);
+    await expect(createEngine({ dbPath }).search('water')).rejects.toThrow(/No index/);
+  });
 });

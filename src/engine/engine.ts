@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
-import { UsageError } from '../core/errors.js';
+import { CitedocsError, UsageError } from '../core/errors.js';
 import { chunkUrl, type Candidate, type Citation, type DroppedCandidate, type Tokenizer } from '../core/types.js';
-import { EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
+import { assertEmbedderName, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
@@ -218,16 +218,24 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     if (store === undefined || report.interrupted || config.embed.embedder === 'none' || !store.hasChunks()) return report;
     const embedder = ingestEmbedder(store);
     if (embedder === undefined) return report;
-    const embedding = await runEmbedPass(store, embedder, {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onEmbedProgress === undefined ? {} : { onProgress: options.onEmbedProgress }),
-    });
-    return { ...report, embedding, interrupted: report.interrupted || embedding.interrupted };
+    try {
+      const embedding = await runEmbedPass(store, embedder, {
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onEmbedProgress === undefined ? {} : { onProgress: options.onEmbedProgress }),
+      });
+      return { ...report, embedding, interrupted: report.interrupted || embedding.interrupted };
+    } catch (error) {
+      // The pages are stored: a model that fails costs the vectors only, and `citedocs embed` retries.
+      if (!(error instanceof CitedocsError)) throw error;
+      return { ...report, errors: [...report.errors, { input: embedder.modelId, message: `Embedding failed: ${error.message} The pages are stored; run \`citedocs embed\` to retry.` }] };
+    }
   };
 
   return {
     config,
     async ingest(input, options = {}) {
+      // A wrong embedder name is refused before the crawl, not after it.
+      if (config.embed.embedder !== undefined) assertEmbedderName(config.embed.embedder);
       reader?.close();
       reader = undefined;
       try {
@@ -275,6 +283,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       reader?.close();
       reader = undefined;
       try {
+        if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`);
         const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
         if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages to embed. Run \`citedocs ingest <url|folder>\` first.`);
         const embedder = ingestEmbedder(store);

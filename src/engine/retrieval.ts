@@ -27,11 +27,16 @@ export interface RetrievalWiring {
  * Which embedder a search uses: none when configured so; the configured one, which must be the
  * one the index was embedded with; otherwise the index's own. Vectors of two models never mix.
  */
-export function chooseSearchEmbedder(config: CitedocsConfig, store: Store): { name?: string; warning?: string } {
-  const requested = config.embed.embedder;
-  if (requested !== undefined) assertEmbedderName(requested);
-  if (requested === 'none') return {};
-  const info = store.vectors.available ? store.vectors.info() : undefined;
+export function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): { name?: string; warning?: string } {
+  const named = config.embed.embedder;
+  if (named !== undefined) assertEmbedderName(named);
+  if (named === 'none') return {};
+  if (!store.vectors.available) {
+    return named === undefined ? {} : { warning: 'The sqlite-vec extension did not load on this platform, so the search used BM25 only. Reinstall with `npm ci`.' };
+  }
+  const info = store.vectors.info();
+  // The stored id is canonical (`openai:m@256` when dimensions are configured): compare with it.
+  const requested = named === undefined ? undefined : (modelIdOf(named) ?? named);
   if (requested !== undefined) {
     if (info === undefined || info.embedded === 0) {
       throw new UsageError(`The index at ${config.dbPath} has no vectors yet. Run \`citedocs embed --embedder ${requested}\` (or ingest with --embedder ${requested}) first, or search with --embedder none.`);
@@ -42,7 +47,8 @@ export function chooseSearchEmbedder(config: CitedocsConfig, store: Store): { na
       );
     }
   }
-  if (info === undefined || info.embedded === 0) return {};
+  if (info === undefined) return {};
+  if (info.embedded === 0) return info.pending > 0 ? { warning: `The index is set up for ${info.modelId} vectors but has none yet, so the search used BM25 only; run \`citedocs embed\`.` } : {};
   const warning = info.pending > 0 ? `${info.pending} of ${info.pending + info.embedded} passages have no vector yet; run \`citedocs embed\` to finish embedding.` : undefined;
   return { name: info.modelId, ...(warning === undefined ? {} : { warning }) };
 }
@@ -50,7 +56,7 @@ export function chooseSearchEmbedder(config: CitedocsConfig, store: Store): { na
 export async function retrieve(question: string, topK: number, wiring: RetrievalWiring, abortSignal?: AbortSignal): Promise<RetrievalOutcome> {
   const { config } = wiring;
   const store = wiring.store();
-  const choice = chooseSearchEmbedder(config, store);
+  const choice = chooseSearchEmbedder(config, store, (name) => wiring.embedderFor(name)?.modelId);
   const embedder = choice.name === undefined ? undefined : wiring.embedderFor(choice.name);
   const retrieveConfig = config.retrieve;
   const result = await retrieveHybrid(

@@ -16,7 +16,7 @@ export interface OpenAiEmbedderOptions {
   queryPrefix?: string;
   passagePrefix?: string;
   fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -28,7 +28,7 @@ const replySchema = z.object({
 /** `POST {baseUrl}/embeddings`, the API OpenAI, Ollama, vLLM, TEI and LM Studio share. */
 export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const fetchImpl = options.fetch ?? fetch;
-  const sleep = options.sleep ?? ((ms: number) => abortableSleep(ms));
+  const sleep = options.sleep ?? abortableSleep;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
   const preset = presetFor(options.model);
   const prefix = { query: options.queryPrefix ?? preset.queryPrefix, passage: options.passagePrefix ?? preset.passagePrefix };
@@ -48,7 +48,7 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         abortSignal?.throwIfAborted();
         const reason = timeout.aborted ? `no reply within ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
         if (attempt < options.retries) {
-          await sleep(backoffMs(options.retryBaseDelayMs, attempt));
+          await sleep(backoffMs(options.retryBaseDelayMs, attempt), abortSignal);
           continue;
         }
         throw new EmbedderError(`The embeddings server at ${url} failed: ${reason}. Check embed.openai.baseUrl and that the server runs.`, { cause: error });
@@ -58,7 +58,7 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         const wait = parseRetryAfter(response.headers.get('retry-after')) ?? backoffMs(options.retryBaseDelayMs, attempt);
         // A server that asks for more than a minute is not coming back soon: fail now, with its answer.
         if (wait <= MAX_RETRY_AFTER_MS) {
-          await sleep(wait);
+          await sleep(wait, abortSignal);
           continue;
         }
       }

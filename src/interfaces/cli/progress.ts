@@ -14,6 +14,7 @@ export function progressReporter(io: CliIo, options: { quiet?: boolean; json?: b
   let lastLog = started;
   let last: IngestProgress | undefined;
   let lastEmbedded = -1;
+  let drawn = false;
   const line = (progress: IngestProgress) => {
     const seconds = Math.max((clock() - started) / 1000, 0.001);
     return `ingest: ${progress.pages} pages stored, ${progress.fetched} fetched, ${progress.queued} queued, ${progress.errors} errors, ${(progress.pages / seconds).toFixed(1)} pages/s`;
@@ -30,6 +31,7 @@ export function progressReporter(io: CliIo, options: { quiet?: boolean; json?: b
     },
     embedding(progress: EmbedProgress) {
       const text = `embed: ${progress.done} of ${progress.total} passages`;
+      drawn = true;
       if (io.interactive) io.stderr(`\r\u001b[2K${text}`);
       else if (progress.done !== lastEmbedded && (clock() - lastLog >= LOG_EVERY_MS || progress.done === progress.total)) {
         lastEmbedded = progress.done;
@@ -38,7 +40,7 @@ export function progressReporter(io: CliIo, options: { quiet?: boolean; json?: b
       }
     },
     end() {
-      if (io.interactive && last !== undefined) io.stderr('\r\u001b[2K');
+      if (io.interactive && (last !== undefined || drawn)) io.stderr('\r\u001b[2K');
     },
   };
 }

@@ -42,9 +42,12 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     return statement;
   };
   const statements = mode === 'write' ? prepareWrites(prepare) : undefined;
+  const hasCodes = () => prepare("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'chunk_codes')").pluck().get() === 1;
 
   const deletePage = (pageId: number) => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
+    // The vec0 table has no foreign key: drop the codes of the page's chunks with them.
+    if (vectorsAvailable && hasCodes()) prepare('DELETE FROM chunk_codes WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)').run(pageId);
     statements.deleteChunks.run(pageId);
     statements.deleteAnchors.run(pageId);
     statements.deleteAliases.run(pageId);

@@ -94,4 +94,20 @@ describe('SQLite vector store', () => {
   it('codes a vector as one bit per positive component, padded to whole bytes', () => {
     expect([...signBits(Float32Array.from([1, -1, 0.5, 0, -2, 3, 1, 1, 1]))]).toEqual([0b11100101, 0b1]);
   });
+
+  it('removes the codes of a changed page’s chunks, so re-crawls leave no dead neighbours crowding the search', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    store.vectors.useModel('m', 16);
+    const stable = pageWith('https://d.example/stable', ['keep']);
+    store.upsertPage(stable.page, stable.chunks);
+    embedAll(store, 'm', () => axis(3));
+    for (let round = 0; round < 10; round += 1) {
+      const changing = pageWith('https://d.example/changing', [`version ${round}`, `other ${round}`]);
+      store.upsertPage(changing.page, changing.chunks);
+      embedAll(store, 'm', () => axis(5));
+    }
+    // Three live chunks; a shortlist of 3 must find the stable one.
+    expect(store.vectors.searchVectors(axis(3), { limit: 1, coarseK: 3 }).map((hit) => hit.chunk.text)).toEqual(['keep']);
+    store.close();
+  });
 });

@@ -75,7 +75,11 @@ export function createSqliteVectorStore(
     const current = meta(MODEL_KEY);
     const currentDimension = Number(meta(DIMENSION_KEY));
     const bits = Math.ceil(dimension / 8) * 8;
-    if (current === modelId && currentDimension === dimension && tableExists('chunk_codes')) return {};
+    if (current === modelId && currentDimension === dimension && tableExists('chunk_codes')) {
+      // Codes whose chunk is gone (an index written before deletes removed them) only crowd the search.
+      database.exec('DELETE FROM chunk_codes WHERE rowid NOT IN (SELECT chunk_id FROM chunk_embeddings)');
+      return {};
+    }
     database.exec('DELETE FROM chunk_embeddings; DROP TABLE IF EXISTS chunk_codes;');
     database.exec(`CREATE VIRTUAL TABLE chunk_codes USING vec0(code bit[${bits}])`);
     setMeta(MODEL_KEY, modelId);
@@ -147,7 +151,9 @@ export function createSqliteVectorStore(
       const modelId = meta(MODEL_KEY);
       if (modelId === undefined || !tableExists('chunk_codes')) return [];
       // Stage 1: Hamming-nearest codes (codes of deleted chunks are filtered by the join below).
-      const coarse = prepare('SELECT rowid FROM chunk_codes WHERE code MATCH vec_bit(?) AND k = ?').pluck().all(signBits(query), Math.max(options.coarseK, options.limit)) as number[];
+      // sqlite-vec answers at most 4,096 neighbours per query.
+      const k = Math.min(Math.max(options.coarseK, options.limit), 4096);
+      const coarse = prepare('SELECT rowid FROM chunk_codes WHERE code MATCH vec_bit(?) AND k = ?').pluck().all(signBits(query), k) as number[];
       if (coarse.length === 0) return [];
       // Stage 2: exact cosine on the float vectors of those candidates; then the winners' rows.
       const scored = (
