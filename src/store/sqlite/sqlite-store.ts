@@ -182,15 +182,16 @@ function searchText(prepare: (sql: string) => Database.Statement, query: TextQue
   if (query.terms.length === 0) return [];
   const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
   const { title, headings, text } = query.fieldWeights;
+  // Rank first, then fetch only the winners' rows: joining every match before the sort cost half the time.
   const rows = prepare(
-      `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash,
-              bm25(chunks_fts, ?, ?, ?) AS rank
-         FROM chunks_fts
-         JOIN chunks c ON c.id = chunks_fts.rowid
+      `WITH top AS (
+         SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?
+       )
+       SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash, top.rank
+         FROM top
+         JOIN chunks c ON c.id = top.id
          JOIN pages p ON p.id = c.page_id
-        WHERE chunks_fts MATCH ?
-        ORDER BY rank
-        LIMIT ?`,
+        ORDER BY top.rank, c.id`,
     )
     .all(title, headings, text, match, query.limit) as ChunkRow[];
   return rows.map((row) => ({ bm25: -row.rank, chunk: chunkOfRow(row) }));
