@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { linkIndexOfStore } from '../answer/citations/link-index.js';
 import { extractiveAnswer } from '../answer/extractive.js';
+import { streamLlmAnswer } from '../answer/llm-answer.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
@@ -62,6 +64,9 @@ export interface AskOptions {
   signal?: AbortSignal;
 }
 
+/** `delta`: more answer text, safe to show (its links are checked); `done`: the whole response. */
+export type AskEvent = { type: 'delta'; text: string } | { type: 'done'; response: AskResponse };
+
 export interface EmbedOptions {
   signal?: AbortSignal;
   onProgress?: (progress: EmbedProgress) => void;
@@ -107,6 +112,8 @@ export interface Engine {
   embed(options?: EmbedOptions): Promise<EmbedReport>;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
   ask(question: string, options?: AskOptions): Promise<AskResponse>;
+  /** The same answer as `ask`, as it is written: text deltas (links already checked), then the response. */
+  askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
   stats(): StoreStats;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
   inspect(url: string): PageInspection | undefined;
@@ -231,7 +238,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     }
   };
 
-  return {
+  const engine: Engine = {
     config,
     async ingest(input, options = {}) {
       // A wrong embedder name is refused before the crawl, not after it.
@@ -319,6 +326,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     async ask(question, options = {}) {
+      let response: AskResponse | undefined;
+      for await (const event of engine.askStream(question, options)) if (event.type === 'done') response = event.response;
+      if (response === undefined) throw new Error('askStream ended without an answer');
+      return response;
+    },
+
+    async *askStream(question, options = {}) {
       const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
       const explained =
         options.explain === true
@@ -331,7 +345,41 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
             }
           : {};
       if (selection.candidates.length === 0) {
-        return { answer: 'The indexed documentation has nothing on this question.', citations: [], warnings, ...explained };
+        const answer = 'The indexed documentation has nothing on this question.';
+        yield { type: 'delta', text: answer };
+        yield { type: 'done', response: { answer, citations: [], warnings, ...explained } };
+        return;
+      }
+      const llm = config.answer.mode === 'extractive' ? undefined : llmOf();
+      if (config.answer.mode === 'llm' && llm === undefined) throw new UsageError('answer.mode "llm" needs an LLM: set llm.model (and llm.baseUrl) in the configuration.');
+      if (llm !== undefined) {
+        let text = '';
+        for await (const event of streamLlmAnswer(llm, question, selection.candidates, linkIndexOfStore(readStore()), {
+          maxTokens: config.answer.maxAnswerTokens,
+          prompt: {
+            ...(config.answer.systemPrompt === undefined ? {} : { systemPrompt: config.answer.systemPrompt }),
+            ...(config.answer.userTemplate === undefined ? {} : { userTemplate: config.answer.userTemplate }),
+          },
+          ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
+        })) {
+          if (event.type === 'delta') {
+            text += event.text;
+            yield event;
+            continue;
+          }
+          const all = [...warnings, ...event.result.warnings];
+          if (event.failure === undefined) {
+            yield { type: 'done', response: { answer: text, citations: event.result.citations, warnings: all, ...explained } };
+            return;
+          }
+          if (text.trim() !== '') {
+            all.push(`The model stopped before the end of its answer (${event.failure}).`);
+            yield { type: 'done', response: { answer: text, citations: event.result.citations, warnings: all, ...explained } };
+            return;
+          }
+          // Nothing written: the quoted answer still answers.
+          warnings.push(`The LLM answer failed (${event.failure}); quoted the sources instead.`);
+        }
       }
       const draft = extractiveAnswer(question, selection.candidates, { maxSentences: config.answer.maxSentences });
       const anchors = anchorMapOf(readStore());
@@ -347,7 +395,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         const { anchor: _anchor, ...rest } = citation;
         citations.push(verdict.ok ? citation : { ...rest, url: verdict.url });
       }
-      return { answer, citations, warnings, ...explained };
+      yield { type: 'delta', text: answer };
+      yield { type: 'done', response: { answer, citations, warnings, ...explained } };
     },
 
     stats() {
@@ -380,6 +429,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       await embedders.close();
     },
   };
+  return engine;
 }
 
 function round(score: number): number {

@@ -31,19 +31,26 @@ export function joinPieces(tokens: readonly Token[], pieces: readonly string[], 
   let limit = end;
   for (const match of text.matchAll(/https?:\/\//gi)) {
     const start = match.index;
-    const inside = boundaries.filter((position) => position > start && position < start + match[0].length);
-    if (inside.length > 0) {
-      splits.add(Math.max(...inside));
+    // The last boundary inside the match, if any: boundaries are sorted.
+    const before = lowerBound(boundaries, start + match[0].length) - 1;
+    const inside = boundaries[before];
+    if (inside !== undefined && inside > start) {
+      splits.add(inside);
       continue;
     }
-    const owner = pieceAt(starts, pieces, start);
-    if (owner === undefined || tokens[owner]?.kind !== 'url') continue;
+    const owner = upperBound(starts, start) - 1;
+    if (tokens[owner]?.kind !== 'url' || start >= (starts[owner] ?? 0) + (pieces[owner]?.length ?? 0)) continue;
     const pieceEnd = (starts[owner] ?? 0) + (pieces[owner]?.length ?? 0);
     const run = urlRunAt(text, start) ?? '';
-    const runEnd = start + run.length;
-    const firstChanged = (before: number): number | undefined =>
-      boundaries.find((position) => position >= pieceEnd && position < before && changed.has(position));
-    if (stable !== undefined && runEnd >= end) {
+    const firstChanged = (stop: number): number | undefined => {
+      for (let index = lowerBound(boundaries, pieceEnd); index < boundaries.length; index += 1) {
+        const position = boundaries[index] ?? stop;
+        if (position >= stop) return undefined;
+        if (changed.has(position)) return position;
+      }
+      return undefined;
+    };
+    if (stable !== undefined && start + run.length >= end) {
       // Where the run stops is not known yet: emit nothing from its first changed boundary on.
       const unsure = firstChanged(end);
       if (unsure !== undefined) limit = Math.min(limit, unsure);
@@ -62,10 +69,26 @@ export function joinPieces(tokens: readonly Token[], pieces: readonly string[], 
   return out + text.slice(from, limit);
 }
 
-function pieceAt(starts: readonly number[], pieces: readonly string[], position: number): number | undefined {
-  for (let index = 0; index < pieces.length; index += 1) {
-    const start = starts[index] ?? 0;
-    if (position >= start && position < start + (pieces[index]?.length ?? 0)) return index;
+/** Index of the first value not less than `value` in a sorted list. */
+function lowerBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] ?? 0) < value) low = middle + 1;
+    else high = middle;
   }
-  return undefined;
+  return low;
+}
+
+/** Index of the first value greater than `value` in a sorted list. */
+function upperBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] ?? 0) <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

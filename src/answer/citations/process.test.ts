@@ -180,7 +180,7 @@ describe('processCitations: properties', () => {
           if (hashAt !== -1) expect(index.anchorsOf(page).has(decodeURIComponent(found.slice(hashAt + 1))), found).toBe(true);
         }
       }),
-      { numRuns: Number(process.env.RUNS ?? 500) },
+      { numRuns: 500 },
     );
   });
 

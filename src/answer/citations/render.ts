@@ -25,6 +25,8 @@ interface Numbering {
   citations: Citation[];
   warnings: string[];
   seen: Set<string>;
+  /** False for a trial render of an unfinished sentence: its warnings come when it is finished. */
+  record: boolean;
 }
 
 interface Environment {
@@ -55,13 +57,13 @@ export function createSentenceRenderer(sources: readonly Source[], index: LinkIn
   for (const source of sources) if (!checked.has(source.n)) checked.set(source.n, checkSource(source, index));
   const selected = [...new Set([...checked.values()].flatMap((source) => (source.ok ? [source.pageUrl] : [])))];
   const environment: Environment = { index, sources: checked, selected, base: sources[0]?.url, verdicts: new Map() };
-  const numbering: Numbering = { numbers: new Map(), citations: [], warnings: [], seen: new Set() };
+  const numbering: Numbering = { numbers: new Map(), citations: [], warnings: [], seen: new Set(), record: true };
   return {
     commit(tokens) {
       return joinPieces(tokens, renderSentence(tokens, numbering, environment).pieces);
     },
     preview(tokens) {
-      const trial: Numbering = { numbers: new Map(numbering.numbers), citations: [...numbering.citations], warnings: [], seen: new Set(numbering.seen) };
+      const trial: Numbering = { numbers: new Map(numbering.numbers), citations: [...numbering.citations], warnings: [], seen: numbering.seen, record: false };
       const rendered = renderSentence(tokens, trial, environment);
       return joinPieces(tokens, rendered.pieces, stableCount(tokens, rendered));
     },
@@ -212,7 +214,7 @@ function absolutise(destination: string, base: string | undefined): string | und
 }
 
 function warn(numbering: Numbering, warning: string): void {
-  if (numbering.seen.has(warning)) return;
+  if (!numbering.record || numbering.seen.has(warning)) return;
   numbering.seen.add(warning);
   numbering.warnings.push(warning);
 }

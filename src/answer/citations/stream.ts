@@ -1,6 +1,6 @@
 import type { LinkIndex } from './link-index.js';
 import { createSentenceRenderer, type CitationResult, type Source } from './render.js';
-import { sentenceEnd, tokenize } from './tokenize.js';
+import { firstSentence, type Token } from './tokenize.js';
 
 export interface CitationStream {
   /** Takes the next piece of the answer; returns the corrected text that is safe to show now. */
@@ -16,6 +16,10 @@ interface Fence {
   char: string;
   length: number;
 }
+
+/** Past this length an unfinished sentence is previewed only every PREVIEW_EVERY_CHARS characters. */
+const LONG_SENTENCE_CHARS = 2048;
+const PREVIEW_EVERY_CHARS = 256;
 
 /** A fence opener line: three or more backticks (no backtick in the info string) or tildes. */
 const OPENER = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/;
@@ -40,15 +44,24 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
   let fenceLine = '';
   /** How much of the output of the sentence at the start of `pending` has been emitted. */
   let shown = 0;
+  /** Tokens at the start of `pending` that no later text can change. */
+  let settled: Token[] = [];
+  /** Length of the unfinished sentence at its last preview. */
+  let previewedAt = 0;
   let ended = false;
 
   const prose = (text: string, blockEnded: boolean): { output: string; consumed: number } => {
     let output = '';
     let consumed = 0;
     while (consumed < text.length) {
-      const tokens = tokenize(text.slice(consumed), blockEnded);
-      const end = sentenceEnd(tokens, blockEnded);
+      const { tokens, end } = firstSentence(text.slice(consumed), blockEnded, consumed === 0 ? settled : []);
       if (end === undefined && !blockEnded) {
+        // All but the last token stay as they are however the text goes on: tokenize only the rest next time.
+        settled = tokens.slice(0, -1);
+        const length = text.length - consumed;
+        // A preview renders the whole unfinished sentence: in a very long one, not at every push.
+        if (length >= LONG_SENTENCE_CHARS && length - previewedAt < PREVIEW_EVERY_CHARS) break;
+        previewedAt = length;
         const preview = renderer.preview(tokens);
         if (preview.length > shown) {
           output += preview.slice(shown);
@@ -59,6 +72,8 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
       const sentence = end === undefined ? tokens : tokens.slice(0, end);
       output += renderer.commit(sentence).slice(shown);
       shown = 0;
+      settled = [];
+      previewedAt = 0;
       consumed += sentence.reduce((length, token) => length + token.raw.length, 0);
     }
     return { output, consumed };

@@ -197,21 +197,29 @@ function count(text: string, char: string): number {
 }
 
 /**
- * Index of the space token that starts the next sentence, or undefined when the first
- * sentence may still go on. A sentence ends at a line break, or at a space after `.`, `!` or
- * `?`, with the citation markers that follow it; token 0 (the space that began it) is skipped.
+ * The tokens of the first sentence of `text` and, when it is known to end, `end`: the index
+ * of the space token that starts the next one (tokens past it are lookahead). A sentence
+ * ends at a line break, or at a space after `.`, `!` or `?`, with the citation markers that
+ * follow it. Tokenizes no further than needed, so a long answer is read once. `known`: tokens
+ * of a shorter text this one continues, all but the last of which are known to be final.
  */
-export function sentenceEnd(tokens: readonly Token[], final: boolean): number | undefined {
-  for (let index = 1; index < tokens.length - 1; index += 1) {
-    const token = tokens[index];
-    const next = tokens[index + 1];
-    if (token?.kind !== 'space' || next === undefined) continue;
-    // The last token, if it starts with `[`, may still become a marker (or stop being one).
-    if (!final && index + 1 === tokens.length - 1 && next.raw.startsWith('[')) return undefined;
-    if (next.kind === 'marker') continue;
-    if (token.raw.includes('\n') || endsSentence(tokens, index)) return index;
+export function firstSentence(text: string, final: boolean, known: readonly Token[] = []): { tokens: Token[]; end?: number } {
+  const tokens: Token[] = [...known];
+  let at = known.reduce((length, token) => length + token.raw.length, 0);
+  while (at < text.length) {
+    const token = nextToken(text, at, final);
+    tokens.push(token);
+    at += token.raw.length;
+    const space = tokens.length - 2;
+    const last = token.kind === 'incomplete' || at >= text.length;
+    // Token 0 is the space that began this sentence; a last token starting with `[` may still become a marker.
+    if (space >= 1 && tokens[space]?.kind === 'space' && !(last && !final && token.raw.startsWith('[')) && token.kind !== 'marker') {
+      const raw = tokens[space]?.raw ?? '';
+      if (raw.includes('\n') || endsSentence(tokens, space)) return { tokens, end: space };
+    }
+    if (token.kind === 'incomplete') break;
   }
-  return undefined;
+  return { tokens };
 }
 
 function endsSentence(tokens: readonly Token[], space: number): boolean {

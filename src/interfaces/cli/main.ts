@@ -161,13 +161,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   )).action(async (words: string[], options: CommonOptions & { maxTokens?: number; maxPages?: number; explain?: boolean }) => {
     const engine = engineFor(options);
     try {
-      const response = await engine.ask(words.join(' '), {
+      const askOptions = {
         ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
         ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
         explain: options.explain === true,
         ...(io.signal === undefined ? {} : { signal: io.signal }),
-      });
-      print(options, response, formatAsk(response));
+      };
+      if (options.json === true) {
+        const response = await engine.ask(words.join(' '), askOptions);
+        print(options, response, '');
+      } else {
+        // The answer appears as it is written; the sources and warnings follow it.
+        for await (const event of engine.askStream(words.join(' '), askOptions)) {
+          if (event.type === 'delta') io.stdout(event.text);
+          else io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
+        }
+      }
     } finally {
       await engine.close();
     }
