@@ -2,10 +2,14 @@ import { dot } from '../core/vectors.js';
 import type { Candidate } from '../core/types.js';
 
 /**
- * How alike two passages are, in [0, 1]: the cosine of their vectors when both have one (the
- * index's embedder), otherwise the overlap of their words (Jaccard), so near-duplicates are
- * caught with no embedder too.
+ * How alike two passages are, in [0, 1]. Near-duplicates share most of their words: for
+ * passages that do (word overlap, Jaccard, at least MIN_SHARED_WORDS) it is the cosine of
+ * their vectors when both have one, else the overlap; for passages that do not, the overlap.
+ * A sentence embedding alone puts distinct API entries (`str.lower`, `str.casefold`) above
+ * 0.9; they are not duplicates.
  */
+const MIN_SHARED_WORDS = 0.5;
+
 export function passageSimilarity(vectors: ReadonlyMap<string, Float32Array>): (a: Candidate, b: Candidate) => number {
   const words = new Map<string, Set<string>>();
   const wordsOf = (candidate: Candidate) => {
@@ -17,10 +21,11 @@ export function passageSimilarity(vectors: ReadonlyMap<string, Float32Array>): (
     return set;
   };
   return (a, b) => {
+    const overlap = jaccard(wordsOf(a), wordsOf(b));
+    if (overlap < MIN_SHARED_WORDS) return overlap;
     const left = vectors.get(a.chunk.id);
     const right = vectors.get(b.chunk.id);
-    if (left !== undefined && right !== undefined) return Math.max(0, dot(left, right));
-    return jaccard(wordsOf(a), wordsOf(b));
+    return left !== undefined && right !== undefined ? Math.max(0, dot(left, right)) : overlap;
   };
 }
 
