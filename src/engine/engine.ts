@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
+import { processCitations } from '../answer/citations/process.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { streamLlmAnswer } from '../answer/llm-answer.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
@@ -382,19 +383,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         }
       }
       const draft = extractiveAnswer(question, selection.candidates, { maxSentences: config.answer.maxSentences });
-      const anchors = anchorMapOf(readStore());
-      const citations: Citation[] = [];
-      let answer = draft.text;
-      for (const citation of draft.citations) {
-        const verdict = checkLink(citation.url, anchors);
-        if (!verdict.ok) warnings.push(verdict.warning);
-        if (verdict.url === undefined) {
-          answer = answer.replaceAll(` [${citation.n}]`, '').replaceAll(`\n[${citation.n}]`, '');
-          continue;
-        }
-        const { anchor: _anchor, ...rest } = citation;
-        citations.push(verdict.ok ? citation : { ...rest, url: verdict.url });
-      }
+      // Quoted sentences may hold links of their own: they are checked like a model's.
+      const checked = processCitations(
+        draft.text,
+        draft.citations.map((citation) => ({ n: citation.n, url: citation.url, title: citation.title })),
+        linkIndexOfStore(readStore()),
+      );
+      const answer = checked.text;
+      const citations = checked.citations;
+      warnings.push(...checked.warnings);
       yield { type: 'delta', text: answer };
       yield { type: 'done', response: { answer, citations, warnings, ...explained } };
     },
