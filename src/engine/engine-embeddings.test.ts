@@ -1,20 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../core/errors.js';
 import { type FakeOpenAiServer, hashedEmbedding, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
+import { docsWorkspace } from '../testing/workspace.js';
 import { createEngine } from './engine.js';
 
-function workspace(files: Record<string, string>) {
-  const root = mkdtempSync(join(tmpdir(), 'citedocs-embed-'));
-  const docs = join(root, 'docs');
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(docs, path, '..'), { recursive: true });
-    writeFileSync(join(docs, path), content);
-  }
-  return { docs, dbPath: join(root, 'index.db') };
-}
+const workspace = (files: Record<string, string>) => docsWorkspace(files);
 
 const files = {
   'plants.md': '# Plant care\n\n## Watering schedule\n\nSpray ferns with water twice a week; moss walls need misting daily.\n\n## Light\n\nKeep them out of direct sun.',

@@ -1,19 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreError, UsageError } from '../core/errors.js';
+import { docsWorkspace } from '../testing/workspace.js';
 import { createEngine } from './engine.js';
 
-function workspace(files: Record<string, string>) {
-  const root = mkdtempSync(join(tmpdir(), 'citedocs-engine-'));
-  const docs = join(root, 'docs');
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(docs, path, '..'), { recursive: true });
-    writeFileSync(join(docs, path), content);
-  }
-  return { docs, dbPath: join(root, 'index.db') };
-}
+const workspace = (files: Record<string, string>) => docsWorkspace(files);
 
 const files = {
   'index.md': '# Home\n\nWelcome to the widget docs. Read the [setup guide](guide/setup.md#install-the-cli).',

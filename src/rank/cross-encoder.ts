@@ -1,10 +1,6 @@
-import type * as Transformers from '@huggingface/transformers';
-import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { prepareTransformers } from '../core/transformers-runtime.js';
 import type { Candidate } from '../core/types.js';
 import { byFusedScore, passageSnippet, RERANK_DEFAULTS, RerankError, type Reranker, rankedResult, round, sigmoid } from './reranker.js';
-
-type TransformersLibrary = typeof Transformers;
 
 export const CROSS_ENCODER = 'cross-encoder';
 
@@ -94,25 +90,16 @@ export function relevance(logits: readonly number[]): number {
 }
 
 async function loadCrossEncoder(options: CrossEncoderRerankerOptions): Promise<CrossEncoder> {
-  let library: TransformersLibrary;
-  try {
-    library = await import('@huggingface/transformers');
-  } catch (error) {
-    throw new RerankError(
-      `The cross-encoder reranker needs the optional package @huggingface/transformers: run \`npm install @huggingface/transformers\`, or choose another reranker (fused-order, llm-pointwise, llm-listwise).`,
-      CROSS_ENCODER,
-      { cause: error },
-    );
-  }
-  const { env, AutoTokenizer, AutoModelForSequenceClassification } = library;
-  // A folder on disk is loaded from there; anything else is a model id looked up in the cache.
-  const folder = resolve(options.model);
-  const isFolder = existsSync(folder) && statSync(folder).isDirectory();
-  const modelId = isFolder ? basename(folder) : options.model;
-  if (isFolder) env.localModelPath = dirname(folder);
-  env.allowLocalModels = true;
-  env.allowRemoteModels = options.allowRemote;
-  if (options.cacheDir !== undefined) env.cacheDir = options.cacheDir;
+  const { library, modelId, where } = await prepareTransformers(
+    options,
+    (cause) =>
+      new RerankError(
+        `The cross-encoder reranker needs the optional package @huggingface/transformers: run \`npm install @huggingface/transformers\`, or choose another reranker (fused-order, llm-pointwise, llm-listwise).`,
+        CROSS_ENCODER,
+        { cause },
+      ),
+  );
+  const { AutoTokenizer, AutoModelForSequenceClassification } = library;
   const common = { local_files_only: !options.allowRemote, ...(options.cacheDir === undefined ? {} : { cache_dir: options.cacheDir }) };
   try {
     // The model first: its loader says which file is missing, where the tokenizer's fails obscurely.
@@ -123,7 +110,6 @@ async function loadCrossEncoder(options: CrossEncoderRerankerOptions): Promise<C
       classify: (inputs) => (model as unknown as Classify)(inputs),
     };
   } catch (error) {
-    const where = isFolder ? `the folder ${folder}` : `the model cache${options.cacheDir === undefined ? '' : ` (${options.cacheDir})`}`;
     const hint = options.allowRemote
       ? 'Check the model id (it needs ONNX weights, like Xenova/ms-marco-MiniLM-L-6-v2) and the network.'
       : 'Download it once with `allowRemote: true` in the cross-encoder configuration where the network allows, or point the model at a local folder holding it (config.json, tokenizer.json, onnx/model.onnx).';

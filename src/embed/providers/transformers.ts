@@ -1,10 +1,6 @@
-import type * as Transformers from '@huggingface/transformers';
-import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { prepareTransformers } from '../../core/transformers-runtime.js';
 import { type Embedder, EmbedderError, normalise } from '../embedder.js';
 import { presetFor } from '../model-presets.js';
-
-type TransformersLibrary = typeof Transformers;
 
 export interface TransformersEmbedderOptions {
   /** A Hugging Face model id with ONNX weights (`Xenova/bge-small-en-v1.5`) or a local folder holding one. */
@@ -71,32 +67,20 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
 }
 
 async function loadExtractor(options: TransformersEmbedderOptions): Promise<Extractor> {
-  let library: TransformersLibrary;
+  const { library, modelId, where } = await prepareTransformers(
+    options,
+    (cause) =>
+      new EmbedderError('The transformers embedder needs the optional package @huggingface/transformers: run `npm install @huggingface/transformers`, or choose another embedder with --embedder.', {
+        cause,
+      }),
+  );
   try {
-    library = await import('@huggingface/transformers');
-  } catch (error) {
-    throw new EmbedderError(
-      `The transformers embedder needs the optional package @huggingface/transformers: run \`npm install @huggingface/transformers\`, or choose another embedder with --embedder.`,
-      { cause: error },
-    );
-  }
-  const { env, pipeline } = library;
-  // A folder on disk is loaded from there; anything else is a model id looked up in the cache.
-  const folder = resolve(options.model);
-  const isFolder = existsSync(folder) && statSync(folder).isDirectory();
-  const modelId = isFolder ? basename(folder) : options.model;
-  if (isFolder) env.localModelPath = dirname(folder);
-  env.allowLocalModels = true;
-  env.allowRemoteModels = options.allowRemote;
-  if (options.cacheDir !== undefined) env.cacheDir = options.cacheDir;
-  try {
-    const extractor = await pipeline('feature-extraction', modelId, {
+    const extractor = await library.pipeline('feature-extraction', modelId, {
       local_files_only: !options.allowRemote,
       ...(options.dtype === undefined ? {} : { dtype: options.dtype }),
     });
     return extractor as unknown as Extractor;
   } catch (error) {
-    const where = isFolder ? `the folder ${folder}` : `the model cache${options.cacheDir === undefined ? '' : ` (${options.cacheDir})`}`;
     const hint = options.allowRemote
       ? 'Check the model id (it needs ONNX weights, like the Xenova/ models) and the network.'
       : 'Download it once with `embed.transformers.allowRemote: true` in the configuration where the network allows, or point --embedder at a local folder holding the model (config.json, tokenizer.json, onnx/model.onnx).';

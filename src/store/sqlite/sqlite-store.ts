@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
+import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, StoreStats, TextHit, TextQuery, UpsertOutcome } from '../store.js';
 import { load as loadSqliteVec } from 'sqlite-vec';
@@ -9,15 +10,7 @@ import { termStats } from './term-stats.js';
 import { createSqliteVectorStore } from './sqlite-vectors.js';
 import { type OpenMode, openDatabase } from './open-database.js';
 
-interface ChunkRow {
-  chunk_key: string;
-  url: string;
-  page_title: string;
-  anchor: string | null;
-  heading_path: string;
-  text: string;
-  token_count: number;
-  content_hash: string;
+interface RankedChunkRow extends ChunkRow {
   rank: number;
 }
 
@@ -140,7 +133,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
           prepare(
             `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash, 0 AS rank
                FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = ? ORDER BY c.ordinal`,
-          ).all(url) as ChunkRow[]
+          ).all(url) as RankedChunkRow[]
         ).map(chunkOfRow),
       ),
     anchorsOf: (url) =>
@@ -193,22 +186,10 @@ function searchText(prepare: (sql: string) => Database.Statement, query: TextQue
          JOIN pages p ON p.id = c.page_id
         ORDER BY top.rank, c.id`,
     )
-    .all(title, headings, text, match, query.limit) as ChunkRow[];
+    .all(title, headings, text, match, query.limit) as RankedChunkRow[];
   return rows.map((row) => ({ bm25: -row.rank, chunk: chunkOfRow(row) }));
 }
 
-function chunkOfRow(row: ChunkRow): Chunk {
-  return {
-    id: row.chunk_key,
-    pageUrl: row.url,
-    pageTitle: row.page_title,
-    ...(row.anchor === null ? {} : { anchor: row.anchor }),
-    headingPath: JSON.parse(row.heading_path) as string[],
-    text: row.text,
-    tokenCount: row.token_count,
-    contentHash: row.content_hash,
-  };
-}
 
 interface PageRow {
   url: string;

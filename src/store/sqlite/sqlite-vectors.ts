@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
-import type { Chunk } from '../../core/types.js';
+import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import { dot } from '../../core/vectors.js';
 import type { EmbeddingInfo, PendingChunk, VectorHit, VectorRow, VectorStore } from '../vectors.js';
 
@@ -22,16 +22,8 @@ CREATE TABLE IF NOT EXISTS chunk_embeddings (
 );
 CREATE INDEX IF NOT EXISTS chunks_by_key ON chunks(chunk_key);`;
 
-interface ChunkRow {
+interface IdChunkRow extends ChunkRow {
   id: number;
-  chunk_key: string;
-  url: string;
-  page_title: string;
-  anchor: string | null;
-  heading_path: string;
-  text: string;
-  token_count: number;
-  content_hash: string;
 }
 
 const CHUNK_COLUMNS = `c.id, c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash`;
@@ -113,7 +105,7 @@ export function createSqliteVectorStore(
         ? `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id
             WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id) ORDER BY c.id LIMIT ?`
         : `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id > ? ORDER BY c.id LIMIT ?`;
-      return (prepare(sql).all(afterRowId, limit) as ChunkRow[]).map((row): PendingChunk => ({ rowId: row.id, chunk: chunkOfRow(row) }));
+      return (prepare(sql).all(afterRowId, limit) as IdChunkRow[]).map((row): PendingChunk => ({ rowId: row.id, chunk: chunkOfRow(row) }));
     },
 
     cachedDimension(modelId) {
@@ -168,7 +160,7 @@ export function createSqliteVectorStore(
       const rows = new Map(
         (prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id IN (SELECT value FROM json_each(?))`).all(
           JSON.stringify(scored.map((entry) => entry.id)),
-        ) as ChunkRow[]).map((row) => [row.id, row]),
+        ) as IdChunkRow[]).map((row) => [row.id, row]),
       );
       return scored.flatMap((entry) => {
         const row = rows.get(entry.id);
@@ -178,18 +170,6 @@ export function createSqliteVectorStore(
   };
 }
 
-function chunkOfRow(row: ChunkRow): Chunk {
-  return {
-    id: row.chunk_key,
-    pageUrl: row.url,
-    pageTitle: row.page_title,
-    ...(row.anchor === null ? {} : { anchor: row.anchor }),
-    headingPath: JSON.parse(row.heading_path) as string[],
-    text: row.text,
-    tokenCount: row.token_count,
-    contentHash: row.content_hash,
-  };
-}
 
 function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
