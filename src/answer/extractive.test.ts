@@ -50,4 +50,22 @@ describe('extractiveAnswer citations', () => {
     expect(answer.citations.map((citation) => citation.url)).toEqual(['https://d.example/a.html#opts']);
     expect(answer.text.match(/\[1\]/g)).toHaveLength(2);
   });
+
+  it('says a statement once when another source says it in nearly the same words', () => {
+    const twins = [
+      candidate({ url: 'https://d.example/a', text: 'Setting statement_timeout in postgresql.conf is not recommended because it would affect all sessions.' }),
+      candidate({ url: 'https://d.example/b', text: 'Setting lock_timeout in postgresql.conf is not recommended because it would affect all sessions.' }),
+    ];
+    const answer = extractiveAnswer('statement_timeout postgresql.conf sessions', twins, { maxSentences: 5 });
+    expect(answer.text.match(/is not recommended/g)).toHaveLength(1);
+    expect(answer.text).toContain('statement_timeout');
+  });
+
+  it('quotes a sentence that introduces a code block together with it, or not at all', () => {
+    const withCode = [candidate({ url: 'https://d.example/p', text: 'To create a partial index on orders, use a command such as this:\n\n```sql\nCREATE INDEX orders_unbilled ON orders (order_nr) WHERE billed IS NOT TRUE;\n```\n\nA partial index covers a subset of the rows of orders.' })];
+    const answer = extractiveAnswer('create a partial index on orders', withCode, { maxSentences: 5 });
+    expect(answer.text).toMatch(/such as this: \[1\]\n\n```sql\nCREATE INDEX orders_unbilled/);
+    const dangling = [candidate({ url: 'https://d.example/q', text: 'To create a partial index on orders, use a command such as this:\n\nA partial index covers a subset of the rows of orders.' })];
+    expect(extractiveAnswer('create a partial index on orders', dangling, { maxSentences: 5 }).text).not.toContain('such as this:');
+  });
 });

@@ -13,6 +13,9 @@ export interface DraftAnswer {
   citations: Citation[];
 }
 
+/** Sentences sharing this share of their words with a quoted one repeat it. */
+const NEAR_DUPLICATE = 0.7;
+
 /** Sentences scoring under this fraction of the best one are not quoted. */
 const RELATIVE_FLOOR = 0.35;
 
@@ -58,13 +61,28 @@ export function extractiveAnswer(question: string, sources: readonly Candidate[]
   const ranked = [...units].sort((a, b) => b.score - a.score);
   // Quote what answers, not filler: stop well below the best sentence's score.
   const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  const pickedWords: Set<string>[] = [];
   for (const unit of ranked) {
     if (picked.length >= options.maxSentences || unit.score <= 0 || unit.score < floor) break;
     const key = unit.text.toLowerCase().replace(/\W+/g, ' ').trim();
     if (seen.has(key) || (unit.kind === 'code' && codeBlocks >= 1)) continue;
+    // The same statement in other words ("Setting X … is not recommended" for X and for Y) is said once.
+    const words = new Set(key.split(' ').filter((word) => word.length > 2));
+    if (unit.kind === 'sentence' && pickedWords.some((other) => overlap(words, other) >= NEAR_DUPLICATE)) continue;
     seen.add(key);
     if (unit.kind === 'code') codeBlocks += 1;
     picked.push(unit);
+    pickedWords.push(words);
+  }
+  // A sentence that introduces what follows ("use a command such as this:") is quoted with it, or not at all.
+  for (const unit of [...picked]) {
+    if (unit.kind !== 'sentence' || !/:\s*$/.test(unit.text)) continue;
+    const next = units.find((other) => other.source === unit.source && other.position === unit.position + 1);
+    if (next?.kind === 'code') {
+      if (!picked.includes(next)) picked.push(next);
+    } else if (picked.length > 1) {
+      picked.splice(picked.indexOf(unit), 1);
+    }
   }
   // Nothing shares a word with the question: quote the opening of the best passage.
   if (picked.length === 0) {
@@ -106,6 +124,13 @@ export function extractiveAnswer(question: string, sources: readonly Candidate[]
   }
   if (current !== undefined) paragraphs.push(current.parts.join(' '));
   return { text: paragraphs.join('\n\n'), citations };
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared += 1;
+  return shared / (a.size + b.size - shared);
 }
 
 /** "Page title › Section" when the passage is a section of the page, else the page title. */
