@@ -62,6 +62,8 @@ describe('LLM answers on a fake OpenAI-compatible server', () => {
     expect(response.answer).toContain(`${BASE}guide/setup#configure-timeouts`);
     expect(response.warnings.join('\n')).toMatch(/evil\.example|faq/);
     expect(response.citations.map((citation) => citation.n)).toEqual(response.citations.map((_, index) => index + 1));
+    // The answer ends with the list of the sources it cites, in citation order.
+    expect(response.answer.split('\n\nSources:\n')[1]?.split('\n')).toEqual(response.citations.map((citation) => `[${citation.n}] ${citation.title} — ${citation.url}`));
   });
 
   it('streams the same final text as the non-streaming answer', async () => {

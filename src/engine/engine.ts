@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
-import { processCitations } from '../answer/citations/process.js';
+import { formatSourcesList, processCitations } from '../answer/citations/process.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { streamLlmAnswer } from '../answer/llm-answer.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
@@ -77,8 +77,8 @@ export interface AskResponse {
   answer: string;
   citations: Citation[];
   warnings: string[];
-  /** With --explain: the sources selected (URL, score, tokens) and every candidate left out, with why. */
-  selection?: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped: DroppedCandidate[] };
+  /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
+  selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
 }
 
 /** What the index holds for one page: `citedocs inspect`. */
@@ -335,16 +335,14 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async *askStream(question, options = {}) {
       const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
-      const explained =
-        options.explain === true
-          ? {
-              selection: {
-                totalTokens: selection.totalTokens,
-                sources: selection.candidates.map((candidate) => ({ url: chunkUrl(candidate.chunk), score: round(candidate.scores.rerank ?? candidate.scores.fused), tokenCount: candidate.chunk.tokenCount })),
-                dropped: selection.dropped,
-              },
-            }
-          : {};
+      // The selection the answer was drawn from; with --explain, also every candidate left out.
+      const explained = {
+        selection: {
+          totalTokens: selection.totalTokens,
+          sources: selection.candidates.map((candidate) => ({ url: chunkUrl(candidate.chunk), score: round(candidate.scores.rerank ?? candidate.scores.fused), tokenCount: candidate.chunk.tokenCount })),
+          ...(options.explain === true ? { dropped: selection.dropped } : {}),
+        },
+      };
       if (selection.candidates.length === 0) {
         const answer = 'The indexed documentation has nothing on this question.';
         yield { type: 'delta', text: answer };
@@ -370,12 +368,16 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           }
           const all = [...warnings, ...event.result.warnings];
           if (event.failure === undefined) {
-            yield { type: 'done', response: { answer: text, citations: event.result.citations, warnings: all, ...explained } };
+            const list = sourcesList(event.result.citations);
+            if (list !== '') yield { type: 'delta', text: list };
+            yield { type: 'done', response: { answer: text + list, citations: event.result.citations, warnings: all, ...explained } };
             return;
           }
           if (text.trim() !== '') {
             all.push(`The model stopped before the end of its answer (${event.failure}).`);
-            yield { type: 'done', response: { answer: text, citations: event.result.citations, warnings: all, ...explained } };
+            const list = sourcesList(event.result.citations);
+            if (list !== '') yield { type: 'delta', text: list };
+            yield { type: 'done', response: { answer: text + list, citations: event.result.citations, warnings: all, ...explained } };
             return;
           }
           // Nothing written: the quoted answer still answers.
@@ -389,8 +391,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         draft.citations.map((citation) => ({ n: citation.n, url: citation.url, title: citation.title })),
         linkIndexOfStore(readStore()),
       );
-      const answer = checked.text;
       const citations = checked.citations;
+      const answer = checked.text + sourcesList(citations);
       warnings.push(...checked.warnings);
       yield { type: 'delta', text: answer };
       yield { type: 'done', response: { answer, citations, warnings, ...explained } };
@@ -427,6 +429,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
   };
   return engine;
+}
+
+/** The list of sources appended to an answer, after a blank line (none when nothing is cited). */
+function sourcesList(citations: readonly Citation[]): string {
+  const list = formatSourcesList(citations);
+  return list === '' ? '' : `\n\n${list}`;
 }
 
 function round(score: number): number {

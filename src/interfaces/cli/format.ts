@@ -26,12 +26,9 @@ export function formatSearch(response: SearchResponse, explain: boolean): string
 }
 
 export function formatAsk(response: AskResponse): string {
-  const lines = [response.answer, ''];
-  if (response.citations.length > 0) {
-    lines.push('Sources:');
-    for (const citation of response.citations) lines.push(`[${citation.n}] ${citation.title}\n    ${citation.url}`);
-  }
-  if (response.selection !== undefined) {
+  // The answer ends with its list of sources.
+  const lines = [response.answer];
+  if (response.selection.dropped !== undefined) {
     lines.push('', `Selected ${response.selection.sources.length} sources, ${response.selection.totalTokens} tokens:`);
     for (const source of response.selection.sources) lines.push(`   + ${source.url} (score ${source.score}, ${source.tokenCount} tokens)`);
     for (const drop of response.selection.dropped.slice(0, 20)) lines.push(`   - ${drop.url}: ${drop.reason}${drop.duplicateOf === undefined ? '' : ` of ${drop.duplicateOf}`}`);
