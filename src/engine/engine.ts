@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
-import { formatSourcesList, processCitations } from '../answer/citations/process.js';
-import { extractiveAnswer } from '../answer/extractive.js';
-import { streamLlmAnswer } from '../answer/llm-answer.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
-import { type CitedocsConfig, type CitedocsConfigInput, parseConfig } from '../core/config.js';
+import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
-import { chunkUrl, type Candidate, type Citation, type DroppedCandidate, type Tokenizer } from '../core/types.js';
+import { chunkUrl, type Candidate, type Tokenizer } from '../core/types.js';
 import { assertEmbedderName, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
@@ -14,112 +11,18 @@ import type { Llm } from '../llm/llm.js';
 import { adjustedScore } from '../select/score-adjust.js';
 import { type SelectOptions, selectCandidates } from '../select/selector.js';
 import { passageSimilarity } from '../select/similarity.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store, StoreStats } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
-import type { EmbedProgress, EmbedReport } from './embed-pass.js';
+import type { EmbedReport } from './embed-pass.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
 import { createReranking, type Reranking } from './reranking.js';
 import { embedderRegistry, retrieve } from './retrieval.js';
-import type { DirectDocument } from './ingest-documents.js';
+import { writeAnswer } from './answering.js';
 
-/** Pages, chunks, anchors and bytes of the index. */
-export type IndexStats = StoreStats;
+import type { AskResponse, EmbedOptions, Engine, EngineDependencies, SearchResult } from './engine-types.js';
 
-export interface SearchOptions {
-  limit?: number;
-  maxTokens?: number;
-  /** Distinct pages the passages may come from. */
-  maxPages?: number;
-  explain?: boolean;
-  signal?: AbortSignal;
-}
-
-export interface SearchResult {
-  url: string;
-  title: string;
-  headingPath: string[];
-  text: string;
-  score: number;
-  tokenCount: number;
-  /** Present when only a follow-up query found the passage (adaptive retrieval), with that query. */
-  retrievalType?: 'follow-up';
-  followUpQuery?: string;
-  explain?: Candidate['trace'];
-}
-
-export interface SearchResponse {
-  results: SearchResult[];
-  warnings: string[];
-  /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
-  retrieval: { embedder?: string; lists: string[] };
-  /** With --explain: the tokens selected and every candidate left out, with why. */
-  selection?: { totalTokens: number; dropped: DroppedCandidate[] };
-}
-
-export interface AskOptions {
-  maxTokens?: number;
-  maxPages?: number;
-  explain?: boolean;
-  signal?: AbortSignal;
-}
-
-/** `delta`: more answer text, safe to show (its links are checked); `done`: the whole response. */
-export type AskEvent = { type: 'delta'; text: string } | { type: 'done'; response: AskResponse };
-
-export interface EmbedOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: EmbedProgress) => void;
-}
-
-export interface AskResponse {
-  answer: string;
-  citations: Citation[];
-  warnings: string[];
-  /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
-  selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
-}
-
-/** What the index holds for one page: `citedocs inspect`. */
-export interface PageInspection {
-  url: string;
-  title: string;
-  anchors: string[];
-  chunks: { anchor?: string; headingPath: string[]; text: string; tokenCount: number }[];
-}
-
-export interface EngineDependencies {
-  /** Where the configuration came from (a file path), named in configuration errors. */
-  configOrigin?: string;
-  fetch?: FetchLike;
-  now?: () => Date;
-  /** Where API keys named in the configuration are read from (the CLI passes process.env). */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** An embedder to use for its model id instead of building one (tests, embedding applications). */
-  embedder?: Embedder;
-  /** The LLM for query techniques instead of the configured one. */
-  llm?: Llm;
-}
-
-export interface Engine {
-  readonly config: CitedocsConfig;
-  ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
-  /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
-  ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
-  /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
-  countPagesUnder(prefix: string): number;
-  /** Gives every passage without one a vector of the configured embedder (or the index's own). */
-  embed(options?: EmbedOptions): Promise<EmbedReport>;
-  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
-  ask(question: string, options?: AskOptions): Promise<AskResponse>;
-  /** The same answer as `ask`, as it is written: text deltas (links already checked), then the response. */
-  askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
-  stats(): StoreStats;
-  /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
-  inspect(url: string): PageInspection | undefined;
-  close(): Promise<void>;
-}
+export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult } from './engine-types.js';
 
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
@@ -343,59 +246,18 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { dropped: selection.dropped } : {}),
         },
       };
-      if (selection.candidates.length === 0) {
-        const answer = 'The indexed documentation has nothing on this question.';
-        yield { type: 'delta', text: answer };
-        yield { type: 'done', response: { answer, citations: [], warnings, ...explained } };
-        return;
-      }
       const llm = config.answer.mode === 'extractive' ? undefined : llmOf();
       if (config.answer.mode === 'llm' && llm === undefined) throw new UsageError('answer.mode "llm" needs an LLM: set llm.model (and llm.baseUrl) in the configuration.');
-      if (llm !== undefined) {
-        let text = '';
-        for await (const event of streamLlmAnswer(llm, question, selection.candidates, linkIndexOfStore(readStore()), {
-          maxTokens: config.answer.maxAnswerTokens,
-          prompt: {
-            ...(config.answer.systemPrompt === undefined ? {} : { systemPrompt: config.answer.systemPrompt }),
-            ...(config.answer.userTemplate === undefined ? {} : { userTemplate: config.answer.userTemplate }),
-          },
-          ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
-        })) {
-          if (event.type === 'delta') {
-            text += event.text;
-            yield event;
-            continue;
-          }
-          const all = [...warnings, ...event.result.warnings];
-          if (event.failure === undefined) {
-            const list = sourcesList(event.result.citations);
-            if (list !== '') yield { type: 'delta', text: list };
-            yield { type: 'done', response: { answer: text + list, citations: event.result.citations, warnings: all, ...explained } };
-            return;
-          }
-          if (text.trim() !== '') {
-            all.push(`The model stopped before the end of its answer (${event.failure}).`);
-            const list = sourcesList(event.result.citations);
-            if (list !== '') yield { type: 'delta', text: list };
-            yield { type: 'done', response: { answer: text + list, citations: event.result.citations, warnings: all, ...explained } };
-            return;
-          }
-          // Nothing written: the quoted answer still answers.
-          warnings.push(`The LLM answer failed (${event.failure}); quoted the sources instead.`);
-        }
+      const written = writeAnswer(question, selection, warnings, {
+        config,
+        llm,
+        links: linkIndexOfStore(readStore()),
+        ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
+      });
+      for await (const event of written) {
+        if (event.type === 'delta') yield event;
+        else yield { type: 'done', response: { answer: event.answer, citations: event.citations, warnings: event.warnings, ...explained } };
       }
-      const draft = extractiveAnswer(question, selection.candidates, { maxSentences: config.answer.maxSentences });
-      // Quoted sentences may hold links of their own: they are checked like a model's.
-      const checked = processCitations(
-        draft.text,
-        draft.citations.map((citation) => ({ n: citation.n, url: citation.url, title: citation.title })),
-        linkIndexOfStore(readStore()),
-      );
-      const citations = checked.citations;
-      const answer = checked.text + sourcesList(citations);
-      warnings.push(...checked.warnings);
-      yield { type: 'delta', text: answer };
-      yield { type: 'done', response: { answer, citations, warnings, ...explained } };
     },
 
     stats() {
@@ -429,12 +291,6 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
   };
   return engine;
-}
-
-/** The list of sources appended to an answer, after a blank line (none when nothing is cited). */
-function sourcesList(citations: readonly Citation[]): string {
-  const list = formatSourcesList(citations);
-  return list === '' ? '' : `\n\n${list}`;
 }
 
 function round(score: number): number {

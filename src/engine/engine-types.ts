@@ -1,0 +1,107 @@
+import type { CitedocsConfig } from '../core/config.js';
+import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
+import type { Embedder } from '../embed/embedder.js';
+import type { Llm } from '../llm/llm.js';
+import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { StoreStats } from '../store/store.js';
+import type { EmbedProgress, EmbedReport } from './embed-pass.js';
+import type { DirectDocument } from './ingest-documents.js';
+import type { IngestOptions, IngestReport } from './ingest.js';
+
+/** Pages, chunks, anchors and bytes of the index. */
+export type IndexStats = StoreStats;
+
+export interface SearchOptions {
+  limit?: number;
+  maxTokens?: number;
+  /** Distinct pages the passages may come from. */
+  maxPages?: number;
+  explain?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SearchResult {
+  url: string;
+  title: string;
+  headingPath: string[];
+  text: string;
+  score: number;
+  tokenCount: number;
+  /** Present when only a follow-up query found the passage (adaptive retrieval), with that query. */
+  retrievalType?: 'follow-up';
+  followUpQuery?: string;
+  explain?: Candidate['trace'];
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  warnings: string[];
+  /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
+  retrieval: { embedder?: string; lists: string[] };
+  /** With --explain: the tokens selected and every candidate left out, with why. */
+  selection?: { totalTokens: number; dropped: DroppedCandidate[] };
+}
+
+export interface AskOptions {
+  maxTokens?: number;
+  maxPages?: number;
+  explain?: boolean;
+  signal?: AbortSignal;
+}
+
+/** `delta`: more answer text, safe to show (its links are checked); `done`: the whole response. */
+export type AskEvent = { type: 'delta'; text: string } | { type: 'done'; response: AskResponse };
+
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: EmbedProgress) => void;
+}
+
+export interface AskResponse {
+  answer: string;
+  citations: Citation[];
+  warnings: string[];
+  /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
+  selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
+}
+
+/** What the index holds for one page: `citedocs inspect`. */
+export interface PageInspection {
+  url: string;
+  title: string;
+  anchors: string[];
+  chunks: { anchor?: string; headingPath: string[]; text: string; tokenCount: number }[];
+}
+
+export interface EngineDependencies {
+  /** Where the configuration came from (a file path), named in configuration errors. */
+  configOrigin?: string;
+  fetch?: FetchLike;
+  now?: () => Date;
+  /** Where API keys named in the configuration are read from (the CLI passes process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** An embedder to use for its model id instead of building one (tests, embedding applications). */
+  embedder?: Embedder;
+  /** The LLM for query techniques instead of the configured one. */
+  llm?: Llm;
+}
+
+export interface Engine {
+  readonly config: CitedocsConfig;
+  ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
+  /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
+  ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
+  /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
+  countPagesUnder(prefix: string): number;
+  /** Gives every passage without one a vector of the configured embedder (or the index's own). */
+  embed(options?: EmbedOptions): Promise<EmbedReport>;
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  ask(question: string, options?: AskOptions): Promise<AskResponse>;
+  /** The same answer as `ask`, as it is written: text deltas (links already checked), then the response. */
+  askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
+  stats(): StoreStats;
+  /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
+  inspect(url: string): PageInspection | undefined;
+  close(): Promise<void>;
+}
+
