@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/interfaces/cli/main.js';
+import { type CliRun, runCliCaptured } from '../../src/testing/run-cli.js';
 import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
 
 const FIXTURE_SITE = fileURLToPath(new URL('../../src/testing/fixtures/docs-site/', import.meta.url));
@@ -74,12 +74,6 @@ interface AskJson {
   warnings: string[];
 }
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 let server: StaticServer;
 let base: string;
 let workDir: string;
@@ -87,22 +81,7 @@ let db: string;
 let firstIngest: CliRun;
 let requestsDuringIngest: string[];
 
-async function cli(argv: string[]): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd: workDir,
-    interactive: false,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[]): Promise<CliRun> => runCliCaptured(argv, { cwd: workDir });
 
 async function search(query: string, ...flags: string[]): Promise<SearchJson> {
   const run = await cli(['search', query, '--db', db, '--json', ...flags]);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/interfaces/cli/main.js';
+import { type CliRun, runCliCaptured } from '../../src/testing/run-cli.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../src/testing/fake-openai-server.js';
 
 // The embedder is a real OpenAI-compatible client talking to a fake OpenAI-compatible server on 127.0.0.1.
@@ -11,22 +11,7 @@ let workDir: string;
 let db: string;
 const docs = resolve('docs');
 
-async function cli(argv: string[], env: Record<string, string> = { OPENAI_API_KEY: 'sk-local' }) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-    cwd: workDir,
-    interactive: false,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], env: Record<string, string> = { OPENAI_API_KEY: 'sk-local' }): Promise<CliRun> => runCliCaptured(argv, { cwd: workDir, env });
 
 beforeAll(async () => {
   server = await startFakeOpenAiServer({ apiKey: 'sk-local' });

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/interfaces/cli/main.js';
+import { type CliRun, runCliCaptured } from '../../src/testing/run-cli.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -171,22 +171,7 @@ async function startSiteServer(root: string): Promise<SiteServer> {
   return state;
 }
 
-async function cli(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd,
-    interactive: false,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], cwd: string): Promise<CliRun> => runCliCaptured(argv, { cwd });
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
