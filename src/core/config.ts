@@ -102,12 +102,27 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Candidates retrieved before selection. */
       topK: z.number().int().positive().default(40),
-      /** BM25 column weights (SQLite FTS5 `bm25()`): page title, heading path, text. */
+      /**
+       * BM25F field weights: a match in the page title, the heading path, the name of the API a
+       * passage defines, its code, or its prose (`text`).
+       */
       fieldWeights: z
         .strictObject({
           title: z.number().min(0).default(2),
           headings: z.number().min(0).default(4),
+          identifiers: z.number().min(0).default(4),
+          code: z.number().min(0).default(1),
           text: z.number().min(0).default(1),
+        })
+        .prefault({}),
+      /** BM25F's saturation (k1), length normalisation (b), and the link prior's weight. */
+      lexical: z
+        .strictObject({
+          // Tuned on the Python docs dev questions and SciFact train (eval/baselines/README.md).
+          k1: z.number().min(0).default(2),
+          b: z.number().min(0).max(1).default(0.75),
+          linkPrior: z.number().min(0).default(3),
+          quotedWeight: z.number().min(0).default(0.25),
         })
         .prefault({}),
       fusion: z

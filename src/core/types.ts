@@ -110,18 +110,42 @@ export interface FrontierEntry {
   depth: number;
 }
 
+/** The fields of a chunk that lexical search weighs apart (`text` is the prose, without code). */
+export type TextField = 'title' | 'headings' | 'identifiers' | 'code' | 'text';
+
+/** How a lexical match is scored: BM25F's field weights, saturation and length normalisation, and the link prior. */
+export interface LexicalRanking {
+  fieldWeights: Readonly<Record<TextField, number>>;
+  /** Term-frequency saturation: higher lets repeated words count longer. */
+  k1: number;
+  /** Length normalisation in [0, 1]: 0 ignores a field's length, 1 divides by it fully. */
+  b: number;
+  /**
+   * How much being linked to lifts a match: its score is multiplied by 1 + linkPrior × log(1 + links) /
+   * log(1 + most links to any chunk). Documentation links to its most used entries most often.
+   */
+  linkPrior: number;
+  /** How much words in backticks or quotes count: mostly the asker's own names and values. */
+  quotedWeight: number;
+}
+
 export interface TextQuery {
-  /** Search terms, already analysed (no stop-words); any may match, more matches rank higher. */
-  terms: string[];
+  /** The query as written: the index analyses it (stop-words dropped, compound words split, dotted names kept whole). */
+  text: string;
   limit: number;
-  /** Relative weight of a match in the page title, the heading path and the text. */
-  fieldWeights: { title: number; headings: number; text: number };
+  ranking: LexicalRanking;
+  /** Report each field's share of the score. */
+  explain?: boolean;
 }
 
 export interface TextHit {
   chunk: Chunk;
-  /** BM25 score, higher is better. */
+  /** BM25F score (times the link prior), higher is better. */
   bm25: number;
+  /** With `explain`: each field's share of the score before the link prior. */
+  fields?: Partial<Record<TextField, number>>;
+  /** With `explain`: the link prior's factor. */
+  prior?: number;
 }
 
 /** How common words are in the index: the IDF that pseudo-relevance feedback weighs terms by. */

@@ -160,6 +160,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
+        // The lexical index is rebuilt once per ingest, not per page; a search would otherwise do it.
+        writer?.refreshTextIndex();
         return await withEmbedding(report, options);
       } finally {
         writer?.close();
@@ -178,6 +180,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
+        // The lexical index is rebuilt once per ingest, not per page; a search would otherwise do it.
+        writer?.refreshTextIndex();
         return await withEmbedding(report, options);
       } finally {
         writer?.close();

@@ -68,7 +68,7 @@ export async function retrieve(question: string, topK: number, wiring: Retrieval
     },
     {
       topK,
-      fieldWeights: retrieveConfig.fieldWeights,
+      ranking: { fieldWeights: retrieveConfig.fieldWeights, ...retrieveConfig.lexical },
       fusion: {
         method: retrieveConfig.fusion.method,
         rrfK: retrieveConfig.fusion.rrfK,

@@ -11,7 +11,8 @@ export interface RankedList {
   weight: number;
   /** The query text or terms that produced it, for the explain trace. */
   query: string;
-  hits: { chunk: Chunk; score: number }[];
+  /** `why`: how the retriever arrived at the score (BM25F's field shares), for the explain trace. */
+  hits: { chunk: Chunk; score: number; why?: string }[];
   /** Set on lists of a follow-up round. */
   followUp?: boolean;
 }
@@ -48,7 +49,7 @@ export function fuseLists(lists: readonly RankedList[], options: FusionOptions):
         technique: `${list.retriever}:${list.technique}`,
         rank,
         score: round(hit.score),
-        detail: `${list.followUp === true ? 'follow-up ' : ''}query "${list.query}", weight ${list.weight}, contributes ${round(value)}`,
+        detail: `${list.followUp === true ? 'follow-up ' : ''}query "${list.query}", weight ${list.weight}, contributes ${round(value)}${hit.why === undefined ? '' : `; ${hit.why}`}`,
       };
       let entry = byChunk.get(hit.chunk.id);
       if (entry === undefined) {

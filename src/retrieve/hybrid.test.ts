@@ -130,7 +130,7 @@ async function denseSources(server: FakeOpenAiServer): Promise<HybridSources & {
 function baseOptions(): HybridOptions {
   return {
     topK: 10,
-    fieldWeights: { title: 2, headings: 4, text: 1 },
+    ranking: { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, quotedWeight: 1 },
     fusion: { method: 'rrf', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } },
     techniques: {
       prf: { enabled: false, weight: 0.5, feedbackDocs: 3, expansionTerms: 5 },
@@ -169,7 +169,7 @@ function recordingIndex(): TextIndex & { queries: TextQuery[] } {
 describe('retrieveHybrid with BM25 only (a real SQLite index)', () => {
   it("runs only bm25:original and returns the index's BM25 order and raw scores", async () => {
     const result = await retrieveHybrid('How does a standby server replay WAL?', { index: store }, baseOptions());
-    const direct = store.searchText({ terms: ['standby', 'server', 'replay', 'wal'], limit: 10, fieldWeights: baseOptions().fieldWeights });
+    const direct = store.searchText({ text: 'How does a standby server replay WAL?', limit: 10, ranking: baseOptions().ranking });
     expect(result.lists).toEqual(['bm25:original']);
     expect(result.warnings).toEqual([]);
     expect(direct.length).toBeGreaterThan(2);
@@ -231,8 +231,8 @@ describe('retrieveHybrid, pseudo-relevance feedback', () => {
     const result = await retrieveHybrid('standby', { index }, options);
     expect(result.lists).toEqual(['bm25:original', 'bm25:prf']);
     expect(index.queries).toHaveLength(2);
-    expect(index.queries[1]?.terms[0]).toBe('standby');
-    expect(index.queries[1]?.terms).toContain('wal');
+    expect(index.queries[1]?.text.split(' ')[0]).toBe('standby');
+    expect(index.queries[1]?.text.split(' ')).toContain('wal');
     expect(find(result.candidates, 'archiving').techniques).toEqual(['bm25:prf']);
     expect(find(result.candidates, 'standby').techniques).toEqual(['bm25:original', 'bm25:prf']);
   });
@@ -361,7 +361,8 @@ describe('retrieveHybrid with a model on the fake OpenAI-compatible server', () 
 describe('retrieveHybrid, follow-up without a model', () => {
   // Three security passages match "rotate signing keys" better than the webhook passage matches
   // "retries" (it says "retried"), so with topK 3 the first round has only them and leaves "retries"
-  // unsupported; in weighted fusion the follow-up's one hit (0.6) then beats the third of them (0).
+  // unsupported; in weighted fusion the follow-up's one hit (0.6) then beats the weaker two of them
+  // (min-max normalised below 0.6), and the weakest (0) is cut by topK.
   const question = 'rotate signing keys retries';
   const followUpOptions = (): HybridOptions => {
     const options = baseOptions();
@@ -375,8 +376,8 @@ describe('retrieveHybrid, follow-up without a model', () => {
 
     const result = await retrieveHybrid(question, { index }, followUpOptions());
     expect(result.lists).toEqual(['bm25:original', 'bm25:follow-up']);
-    expect(index.queries.map((query) => query.terms)).toEqual([['rotate', 'signing', 'keys', 'retries'], ['retries']]);
-    expect(ids(result.candidates)).toEqual(['rotate', 'rotated', 'webhook']);
+    expect(index.queries.map((query) => query.text)).toEqual([question, 'retries']);
+    expect(ids(result.candidates)).toEqual(['rotate', 'webhook', 'rotated']);
     expect(find(result.candidates, 'webhook')).toMatchObject({ retrievalType: 'follow-up', followUpQuery: 'retries' });
     expect(find(result.candidates, 'webhook').techniques).toEqual(['bm25:follow-up']);
     expect(find(result.candidates, 'rotate').retrievalType).toBeUndefined();

@@ -1,5 +1,5 @@
 import { queryTerms } from '../core/query-terms.js';
-import type { Candidate, TextHit, TextIndex, TextQuery } from '../core/types.js';
+import type { Candidate, LexicalRanking, TextHit, TextIndex } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
 import type { VectorHit, VectorSearch } from '../store/vectors.js';
@@ -18,7 +18,7 @@ export interface TechniqueSettings {
 
 export interface HybridOptions {
   topK: number;
-  fieldWeights: TextQuery['fieldWeights'];
+  ranking: LexicalRanking;
   fusion: FusionOptions;
   techniques: TechniqueSettings;
   followUp: { enabled: boolean; maxQueries: number; weight: number; inspect: number };
@@ -54,9 +54,9 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   const dense = sources.embedder !== undefined && sources.searchVectors !== undefined ? { embedder: sources.embedder, search: sources.searchVectors } : undefined;
 
   const bm25List = (technique: string, weight: number, text: string, followUp = false): { list: RankedList; hits: TextHit[] } => {
-    const terms = queryTerms(text);
-    const hits = sources.index.searchText({ terms, limit: options.topK, fieldWeights: options.fieldWeights });
-    return { hits, list: { retriever: 'bm25', technique, weight, query: terms.join(' '), hits: hits.map((hit) => ({ chunk: hit.chunk, score: hit.bm25 })), ...(followUp ? { followUp } : {}) } };
+    const hits = sources.index.searchText({ text, limit: options.topK, ranking: options.ranking, explain: true });
+    const ranked = hits.map((hit) => ({ chunk: hit.chunk, score: hit.bm25, ...(hit.fields === undefined ? {} : { why: fieldsExplained(hit) }) }));
+    return { hits, list: { retriever: 'bm25', technique, weight, query: queryTerms(text).join(' '), hits: ranked, ...(followUp ? { followUp } : {}) } };
   };
   const denseList = async (technique: string, weight: number, text: string, mode: 'query' | 'passage', followUp = false): Promise<RankedList> => {
     if (dense === undefined) throw new Error('no embedder');
@@ -150,6 +150,16 @@ function isConfident(hits: readonly TextHit[], margin: number): boolean {
   // A single hit is no sign of confidence: expansion may find the passages the words missed.
   if (first === undefined || second === undefined) return false;
   return first.bm25 > 0 && (first.bm25 - second.bm25) / first.bm25 >= margin;
+}
+
+/** "fields: identifiers 3.1, headings 1.2; link prior ×2.4": what each field added, largest first. */
+function fieldsExplained(hit: TextHit): string {
+  const shares = Object.entries(hit.fields ?? {})
+    .filter(([, share]) => share > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([field, share]) => `${field} ${share.toFixed(2)}`);
+  const prior = hit.prior !== undefined && hit.prior > 1 ? `; link prior ×${hit.prior.toFixed(2)}` : '';
+  return `fields: ${shares.length > 0 ? shares.join(', ') : 'none'}${prior}`;
 }
 
 function describe(error: unknown): string {

@@ -33,6 +33,8 @@ export interface Store extends TextIndex {
   addAlias(pageUrl: string, alias: string): void;
   /** Records that a stored page was confirmed current (HTTP 304); its chunk count, or undefined when not stored. */
   confirmPage(url: string, fetchedAt: string): number | undefined;
+  /** Brings the lexical index up to date with the chunks (searches do it too, when needed); whether it had to. */
+  refreshTextIndex(): boolean;
   /** Removes a page with its chunks and anchors; false when it was not stored. */
   removePage(url: string): boolean;
   /** URLs of the stored pages that start with this prefix (a crawl's origin and folder), of one source kind if given. */

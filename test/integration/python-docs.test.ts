@@ -79,4 +79,10 @@ describe.skipIf(!available)('the Python 3.11 docs crawled from 127.0.0.1', () =>
     const urls = (JSON.parse(stdout) as { results: { url: string }[] }).results.map((result) => result.url);
     expect(urls).toContain(`${server.url}library/json.html#json.dumps`);
   });
+
+  it('puts the entry of an API the question names first, at its own anchor', async () => {
+    const { stdout } = await cli(['search', 'how do I parse a string with `json.loads()`?', '--db', db, '--json', '--limit', '5']);
+    const urls = (JSON.parse(stdout) as { results: { url: string }[] }).results.map((result) => result.url);
+    expect(urls[0]).toBe(`${server.url}library/json.html#json.loads`);
+  });
 });

@@ -46,7 +46,7 @@ export function formatIngest(report: IngestReport, stats: IndexStats | undefined
   else if (report.interrupted || report.stopped !== undefined) lines.push('Run the same ingest again to resume where it stopped.');
   if (stats !== undefined) lines.push(`Index: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB.`);
   if (report.embedding !== undefined) lines.push(formatEmbed(report.embedding));
-  else if (stats !== undefined) lines.push('Search: BM25 over titles, headings and text (no embedder; add --embedder use, transformers:<model> or openai:<model> for semantic search).');
+  else if (stats !== undefined) lines.push('Search: BM25F over titles, headings, API names, code and text (no embedder; add --embedder use, transformers:<model> or openai:<model> for semantic search).');
   if (report.errors.length > 0) {
     lines.push(`${report.errors.length} could not be ingested:`);
     for (const error of report.errors.slice(0, 20)) lines.push(`  - ${error.message}`);

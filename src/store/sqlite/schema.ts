@@ -1,6 +1,20 @@
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
+
+const LEXICAL_TABLES = `
+-- The lexical index (BM25F over title, headings, identifiers, code, body): rebuilt from the
+-- chunks after they change (meta chunks_version), one row of postings per term.
+CREATE TABLE IF NOT EXISTS lexical_terms (term TEXT PRIMARY KEY, postings BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lexical_docs (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  built_version INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  row_ids BLOB NOT NULL,
+  lengths BLOB NOT NULL,
+  inlinks BLOB NOT NULL
+);
+`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -68,19 +82,7 @@ CREATE TABLE frontier (
   PRIMARY KEY (run_id, url)
 );
 
--- Full-text index over the chunks table itself (external content: the text is stored once).
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-  title, headings, text,
-  content='chunks', content_rowid='id',
-  tokenize='porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts(rowid, title, headings, text) VALUES (new.id, new.title, new.headings, new.text);
-END;
-CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
-  INSERT INTO chunks_fts(chunks_fts, rowid, title, headings, text) VALUES ('delete', old.id, old.title, old.headings, old.text);
-END;
-`;
+${LEXICAL_TABLES}`;
 
 /** Upgrades from each older schema version to the next, applied in order in one transaction. */
 export const MIGRATIONS: Record<number, string> = {
@@ -100,4 +102,10 @@ CREATE INDEX IF NOT EXISTS page_aliases_by_page ON page_aliases(page_id);
 CREATE INDEX IF NOT EXISTS pages_by_content ON pages(content_hash);
 `,
   3: `ALTER TABLE pages ADD COLUMN chunking TEXT;`,
+  // FTS5 gave way to our own field-weighted index; it is built at the next search or ingest.
+  4: `
+DROP TRIGGER IF EXISTS chunks_after_insert;
+DROP TRIGGER IF EXISTS chunks_after_delete;
+DROP TABLE IF EXISTS chunks_fts;
+${LEXICAL_TABLES}`,
 };

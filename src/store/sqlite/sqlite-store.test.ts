@@ -8,7 +8,7 @@ import type { Chunk, Page } from '../../core/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'index.db');
-const weights = { title: 2, headings: 4, text: 1 };
+const ranking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, quotedWeight: 1 };
 
 function pageOf(url: string, markdown: string, anchors: string[] = []): Page {
   return {
@@ -26,7 +26,7 @@ describe('SQLite store', () => {
     const store = createSqliteStore(dbPath(), 'write');
     const page = pageOf('https://d.example/a.html', 'a', ['install', 'other-id']);
     expect(store.upsertPage(page, [chunkOf(page, 'Creating indexes concurrently avoids locks', 'install', ['Guide', 'Install']), chunkOf(page, 'Unrelated text about tables')])).toBe('added');
-    const hits = store.searchText({ terms: ['create', 'index'], limit: 10, fieldWeights: weights });
+    const hits = store.searchText({ text: 'create index', limit: 10, ranking });
     expect(hits).toHaveLength(1);
     expect(hits[0]?.chunk).toMatchObject({ pageUrl: page.url, anchor: 'install', headingPath: ['Guide', 'Install'], pageTitle: page.title });
     expect(hits[0]?.bm25).toBeGreaterThan(0);
@@ -42,7 +42,7 @@ describe('SQLite store', () => {
     const two = pageOf('https://d.example/2.html', '2');
     store.upsertPage(one, [chunkOf(one, 'Some words and then vacuum appears here once')]);
     store.upsertPage(two, [chunkOf(two, 'Some words and nothing else appears here once', undefined, ['Vacuum'])]);
-    const hits = store.searchText({ terms: ['vacuum'], limit: 10, fieldWeights: weights });
+    const hits = store.searchText({ text: 'vacuum', limit: 10, ranking });
     expect(hits.map((hit) => hit.chunk.pageUrl)).toEqual([two.url, one.url]);
     store.close();
   });
@@ -51,7 +51,7 @@ describe('SQLite store', () => {
     const store = createSqliteStore(dbPath(), 'write');
     const page = pageOf('https://d.example/q.html', 'q');
     store.upsertPage(page, [chunkOf(page, 'NEAR AND OR quote"d text')]);
-    expect(() => store.searchText({ terms: ['"', 'near(', 'and', '*'], limit: 5, fieldWeights: weights })).not.toThrow();
+    expect(() => store.searchText({ text: '" near( and *', limit: 5, ranking })).not.toThrow();
     store.close();
   });
 
@@ -64,8 +64,8 @@ describe('SQLite store', () => {
     expect(store.getPage(first.url)?.chunkCount).toBe(1);
     const second = pageOf(first.url, 'v2', ['new']);
     expect(store.upsertPage(second, [chunkOf(second, 'beta version two')])).toBe('changed');
-    expect(store.searchText({ terms: ['alpha'], limit: 5, fieldWeights: weights })).toEqual([]);
-    expect(store.searchText({ terms: ['beta'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect(store.searchText({ text: 'alpha', limit: 5, ranking })).toEqual([]);
+    expect(store.searchText({ text: 'beta', limit: 5, ranking })).toHaveLength(1);
     expect([...store.anchorsOf(first.url)]).toEqual(['new']);
     expect(store.stats()).toMatchObject({ pages: 1, chunks: 1, anchors: 1 });
     store.close();
@@ -78,7 +78,7 @@ describe('SQLite store', () => {
     const broken = { ...chunkOf(page, 'new text'), headingPath: undefined as unknown as string[], tokenCount: null as unknown as number };
     expect(() => store.upsertPage(pageOf(page.url, 'v2'), [broken])).toThrow();
     expect(store.getPage(page.url)?.contentHash).toBe('hash:v1');
-    expect(store.searchText({ terms: ['original'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect(store.searchText({ text: 'original', limit: 5, ranking })).toHaveLength(1);
     store.close();
   });
 
@@ -105,9 +105,27 @@ describe('SQLite store', () => {
     raw.close();
     expect(() => createSqliteStore(path, 'read')).toThrow(/older index format \(schema 2\)/);
     const upgraded = createSqliteStore(path, 'write');
-    expect(upgraded.searchText({ terms: ['kept'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect(upgraded.searchText({ text: 'kept', limit: 5, ranking })).toHaveLength(1);
     expect(upgraded.resolvePageUrl('https://d.example/none')).toBeUndefined();
     upgraded.close();
+  });
+
+  it('keeps the lexical index in the file: rebuilt once after the chunks change, then read as stored', () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write');
+    const page = pageOf('https://d.example/p.html', 'v1');
+    writer.upsertPage(page, [chunkOf(page, 'stored words')]);
+    expect(writer.refreshTextIndex()).toBe(true);
+    expect(writer.refreshTextIndex()).toBe(false);
+    const next = pageOf('https://d.example/q.html', 'v2');
+    writer.upsertPage(next, [chunkOf(next, 'fresh words')]);
+    // A search after a change sees it, without an explicit refresh.
+    expect(writer.searchText({ text: 'fresh', limit: 5, ranking })).toHaveLength(1);
+    expect(writer.refreshTextIndex()).toBe(false);
+    writer.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare('SELECT count FROM lexical_docs').pluck().get()).toBe(2);
+    raw.close();
   });
 
   it('creates the folder of a new index file', () => {
@@ -148,7 +166,7 @@ describe('SQLite store', () => {
     writer.upsertPage(page, [chunkOf(page, 'persisted words')]);
     writer.close();
     const reader = createSqliteStore(path, 'read');
-    expect(reader.searchText({ terms: ['persisted'], limit: 5, fieldWeights: weights })).toHaveLength(1);
+    expect(reader.searchText({ text: 'persisted', limit: 5, ranking })).toHaveLength(1);
     expect(() => reader.upsertPage(page, [])).toThrow();
     reader.close();
   });

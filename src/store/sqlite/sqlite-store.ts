@@ -3,18 +3,15 @@ import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import type { Chunk, Page } from '../../core/types.js';
-import type { Store, StoredPage, StoreStats, TextHit, TextQuery, UpsertOutcome } from '../store.js';
+import type { Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import { createCrawlState } from './crawl-state.js';
-import { termStats } from './term-stats.js';
+import { createLexicalIndexStore } from './lexical-index.js';
+import { createLexicalSearch } from './lexical-search.js';
 import { createSqliteVectorStore } from './sqlite-vectors.js';
 import { type OpenMode, openDatabase } from './open-database.js';
 
-interface RankedChunkRow extends ChunkRow {
-  rank: number;
-}
-
-/** The embedded default store: one SQLite file with FTS5 BM25 over chunks and the anchor map. */
+/** The embedded default store: one SQLite file with pages, chunks, the BM25F index, vectors and the anchor map. */
 export function createSqliteStore(path: string, mode: OpenMode): Store {
   const database = openDatabase(path, mode);
   // Vector search is optional: without the extension, BM25 still works.
@@ -35,6 +32,8 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     return statement;
   };
   const statements = mode === 'write' ? prepareWrites(prepare) : undefined;
+  const lexical = createLexicalIndexStore(database, prepare, mode === 'write');
+  const lexicalSearch = createLexicalSearch(prepare, () => lexical.segment());
   const hasCodes = () => prepare("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'chunk_codes')").pluck().get() === 1;
 
   const deletePage = (pageId: number) => {
@@ -42,6 +41,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     // The vec0 table has no foreign key: drop the codes of the page's chunks with them.
     if (vectorsAvailable && hasCodes()) prepare('DELETE FROM chunk_codes WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)').run(pageId);
     statements.deleteChunks.run(pageId);
+    lexical.chunksChanged();
     statements.deleteAnchors.run(pageId);
     statements.deleteAliases.run(pageId);
     statements.deletePage.run(pageId);
@@ -72,6 +72,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       statements.insertAnchor.run(pageId, anchor);
     }
     for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, pageId);
+    lexical.chunksChanged();
     chunks.forEach((chunk, ordinal) => {
       statements.insertChunk.run(
         chunk.id, pageId, ordinal, chunk.anchor ?? null, JSON.stringify(chunk.headingPath), chunk.pageTitle,
@@ -97,8 +98,9 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   return {
     path,
     upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true)),
-    searchText: (query) => guard(() => searchText(prepare, query)),
-    termStats: (words) => guard(() => termStats(database, prepare, words)),
+    searchText: (query) => guard(() => lexicalSearch.search(query)),
+    termStats: (words) => guard(() => lexicalSearch.termStats(words)),
+    refreshTextIndex: () => guard(() => lexical.refresh()),
     getPage: (url) => guard(() => getPage(prepare, url)),
     resolvePageUrl: (url) =>
       guard(
@@ -131,9 +133,9 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       guard(() =>
         (
           prepare(
-            `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash, 0 AS rank
+            `SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash
                FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = ? ORDER BY c.ordinal`,
-          ).all(url) as RankedChunkRow[]
+          ).all(url) as ChunkRow[]
         ).map(chunkOfRow),
       ),
     anchorsOf: (url) =>
@@ -170,26 +172,6 @@ function prepareWrites(prepare: (sql: string) => Database.Statement) {
     ),
   };
 }
-
-function searchText(prepare: (sql: string) => Database.Statement, query: TextQuery): TextHit[] {
-  if (query.terms.length === 0) return [];
-  const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-  const { title, headings, text } = query.fieldWeights;
-  // Rank first, then fetch only the winners' rows: joining every match before the sort cost half the time.
-  const rows = prepare(
-      `WITH top AS (
-         SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?
-       )
-       SELECT c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash, top.rank
-         FROM top
-         JOIN chunks c ON c.id = top.id
-         JOIN pages p ON p.id = c.page_id
-        ORDER BY top.rank, c.id`,
-    )
-    .all(title, headings, text, match, query.limit) as RankedChunkRow[];
-  return rows.map((row) => ({ bm25: -row.rank, chunk: chunkOfRow(row) }));
-}
-
 
 interface PageRow {
   url: string;

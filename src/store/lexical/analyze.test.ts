@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isStopWord } from '../../core/query-terms.js';
+import { codeTerms, dottedTerms, indexForm, queryTerms, wordTerms } from './analyze.js';
+
+const terms = (text: string, quotedWeight = 1) => Object.fromEntries(queryTerms(text, isStopWord, quotedWeight).map(({ term, weight }) => [term, weight]));
+
+describe('lexical analysis', () => {
+  it('stems words the Porter way, so "sorting" and "sorted" meet "sort"', () => {
+    expect(wordTerms('Sorting sorted sort')).toEqual(['sort', 'sort', 'sort']);
+  });
+
+  it('keeps a compound word whole and adds its stemmed parts: snake_case and camelCase', () => {
+    expect(wordTerms('add_argument')).toEqual(['add_argument', 'add', 'argument']);
+    expect(wordTerms('readFileSync')).toEqual(['readfilesync', 'read', 'file', 'sync']);
+    expect(wordTerms('HTTPServer')).toEqual(['httpserver', 'http', 'server']);
+  });
+
+  it('turns a dotted name into itself and its shorter suffixes', () => {
+    expect(dottedTerms('see os.path.join and std::vector')).toEqual(['os.path.join', 'path.join', 'std.vector']);
+    expect(codeTerms('json.dumps(obj)')).toEqual(['json', 'dump', 'obj', 'json.dumps']);
+  });
+
+  it('gives a word its index form, for term statistics', () => {
+    expect(indexForm('Indexes')).toBe('index');
+  });
+
+  it('drops stop-words and question boilerplate from a question, unless nothing else is left', () => {
+    expect(Object.keys(terms('How do I create an index?'))).toEqual(['creat', 'index']);
+    expect(Object.keys(terms('how to use it'))).toEqual(['how', 'to', 'us', 'it']);
+  });
+
+  it('keeps a dotted or called API name whole, at full weight, even in backticks', () => {
+    expect(terms('what does `os.path.join()` return', 0.25)).toMatchObject({ 'os.path.join': 1, 'path.join': 1, join: 1, return: 1 });
+  });
+
+  it("weighs the asker's own names and values in quotes at quotedWeight, without splitting them", () => {
+    const weights = terms("sort dictionary `my_dict` by 'value'", 0.25);
+    expect(weights).toEqual({ sort: 1, dictionari: 1, my_dict: 0.25, valu: 0.25 });
+  });
+});

@@ -1,0 +1,110 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * How text becomes index terms. One analyser for the index and the query, so the two always
+ * agree: lower-cased words, Porter-stemmed; a compound word (`add_argument`, `readFile`) is kept
+ * whole and split into its stemmed parts; a dotted name (`os.path.join`) also yields itself and
+ * each shorter suffix (`path.join`) as a term of its own, so a question that names the API
+ * matches the entry that defines it rather than every page that mentions one of its words.
+ */
+
+const WORD = /[\p{L}\p{N}_$]+/gu;
+/** Dotted names: `os.path.join`, `dict.items`, `Array.prototype.flatMap`, `std::vector`. */
+const DOTTED = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)+/gu;
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+
+const stems = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+function stem(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    stemmed = /^\d+$/.test(word) ? word : stemmer(word);
+    if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
+    stems.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** The terms of one word as written (`readFile`, `add_argument`, `Sorting`), appended to `into`. */
+function addWordTerms(token: string, into: string[]): string[] {
+  const parts = token.split(/[_$]+/).flatMap((part) => part.split(CAMEL_BOUNDARY)).filter(Boolean);
+  if (parts.length <= 1) {
+    const word = (parts[0] ?? token).toLowerCase();
+    if (word.length > 0) into.push(stem(word));
+    return into;
+  }
+  into.push(token.toLowerCase());
+  for (const part of parts) into.push(stem(part.toLowerCase()));
+  return into;
+}
+
+/** Index terms of prose, headings or code: every word, with compound words split. */
+export function wordTerms(text: string, into: string[] = []): string[] {
+  for (const match of text.matchAll(WORD)) addWordTerms(match[0], into);
+  return into;
+}
+
+/** The dotted names in a text and their suffixes, lower-cased: `os.path.join` → `os.path.join`, `path.join`. */
+export function dottedTerms(text: string, into: string[] = []): string[] {
+  for (const match of text.matchAll(DOTTED)) {
+    const parts = match[0].toLowerCase().split(/\.|::/);
+    for (let start = 0; start < parts.length - 1; start += 1) into.push(parts.slice(start).join('.'));
+  }
+  return into;
+}
+
+/** Terms of text that holds code or names: its words and its dotted names. */
+export function codeTerms(text: string, into: string[] = []): string[] {
+  wordTerms(text, into);
+  return dottedTerms(text, into);
+}
+
+/** A word's index form, for callers that count words the way the index does. */
+export function indexForm(word: string): string {
+  const terms = wordTerms(word);
+  return terms.length === 1 ? (terms[0] as string) : word.toLowerCase();
+}
+
+/** A query term and how much it counts (1: a word of the question itself). */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+}
+
+/** Backticked or quoted spans: in a question they mostly hold the asker's own names and values. */
+const QUOTED = /`([^`]+)`|'([^'\n]+)'|"([^"\n]+)"/g;
+/** A quoted span that names an API the docs may define: dotted, or called. */
+const API_LIKE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
+
+/**
+ * The terms of a question, each once with its weight: its words without stop-words and
+ * question boilerplate ("how do I"), compound words split, dotted names whole. Words inside
+ * backticks or quotes count `quotedWeight` and are not split (`my_dict` is a variable, not a
+ * question about dictionaries), unless the span names an API (`os.path.join`, `sorted()`).
+ * A question made only of common words still searches for them.
+ */
+export function queryTerms(text: string, isStopWord: (word: string) => boolean, quotedWeight = 1): QueryTerm[] {
+  const weights = new Map<string, number>();
+  const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+  const all: string[] = [];
+  const plain = text.replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
+    const span = (groups[0] ?? groups[1] ?? groups[2] ?? '').trim();
+    if (API_LIKE.test(span) && (/[.:]/.test(span) || span.endsWith('()'))) return ` ${span} `;
+    for (const match of span.matchAll(WORD)) {
+      const word = match[0].toLowerCase();
+      const term = word.length > 0 && /[_$]|\p{Ll}\p{Lu}/u.test(match[0]) ? word : indexForm(word);
+      all.push(term);
+      if (!isStopWord(word) && quotedWeight > 0) add(term, quotedWeight);
+    }
+    return ' ';
+  });
+  for (const match of plain.matchAll(WORD)) {
+    const terms = addWordTerms(match[0], []);
+    all.push(...terms);
+    if (!isStopWord(match[0].toLowerCase())) for (const term of terms) add(term, 1);
+  }
+  for (const term of dottedTerms(plain)) add(term, 1);
+  if (weights.size === 0) for (const term of all) add(term, 1);
+  return [...weights].map(([term, weight]) => ({ term, weight }));
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { isStopWord } from '../../core/query-terms.js';
+import type { LexicalRanking } from '../../core/types.js';
+import { queryTerms } from './analyze.js';
+import { scoreBm25f } from './bm25f.js';
+import { buildSegment, decodePostings, encodePostings, type IndexedChunk } from './segment.js';
+
+const ranking = (overrides: Partial<LexicalRanking> = {}): LexicalRanking => ({
+  fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 },
+  k1: 1.2,
+  b: 0.75,
+  linkPrior: 0,
+  quotedWeight: 1,
+  ...overrides,
+});
+
+const chunk = (rowId: number, pageUrl: string, headingPath: string[], text: string, anchor?: string): IndexedChunk => ({
+  rowId,
+  chunk: { pageUrl, pageTitle: headingPath[0] ?? '', headingPath, text, ...(anchor === undefined ? {} : { anchor }) },
+});
+
+const search = (chunks: IndexedChunk[], question: string, options: Partial<LexicalRanking> = {}) => {
+  const segment = buildSegment(chunks);
+  return scoreBm25f(segment, queryTerms(question, isStopWord, 1), ranking(options), 10).map((doc) => segment.docs.rowIds[doc.ordinal]);
+};
+
+describe('BM25F over documentation fields', () => {
+  const docs = [
+    // A tutorial paragraph that mentions the function twice.
+    chunk(1, 'https://d.example/tutorial.html', ['Tutorial', 'Working with files'], 'To build a path, call os.path.join; os.path.join picks the separator.', 'files'),
+    // The entry that defines it.
+    chunk(2, 'https://d.example/os.path.html', ['os.path', 'os.path.join(path, *paths)'], 'Join one or more path components intelligently.', 'os.path.join'),
+    chunk(3, 'https://d.example/os.path.html', ['os.path', 'os.path.split(path)'], 'Split the pathname into a pair.', 'os.path.split'),
+  ];
+
+  it('ranks the API entry whose name matches above a tutorial paragraph that mentions it', () => {
+    expect(search(docs, 'os.path.join')[0]).toBe(2);
+  });
+
+  it('without the identifier and heading fields, the paragraph that repeats the name wins: the fields make the difference', () => {
+    expect(search(docs, 'os.path.join', { fieldWeights: { title: 0, headings: 0, identifiers: 0, code: 1, text: 1 } })[0]).toBe(1);
+  });
+
+  it('lifts the entry the docs link to most when matches are otherwise equal (link prior)', () => {
+    const linked = [
+      chunk(1, 'https://d.example/a.html', ['A', 'alpha()'], 'Return the value.', 'alpha'),
+      chunk(2, 'https://d.example/a.html', ['A', 'beta()'], 'Return the value.', 'beta'),
+      chunk(3, 'https://d.example/guide.html', ['Guide'], 'Use [beta](a.html#beta).', 'guide'),
+      chunk(4, 'https://d.example/howto.html', ['Howto'], 'Or [beta](a.html#beta).', 'howto'),
+    ];
+    // Equal scores: document order decides without the prior.
+    expect(search(linked, 'return value', { linkPrior: 0 }).slice(0, 2)).toEqual([1, 2]);
+    expect(search(linked, 'return value', { linkPrior: 1 }).slice(0, 2)).toEqual([2, 1]);
+  });
+
+  it('reports each field’s share of the score, summing to the score without the prior', () => {
+    const segment = buildSegment(docs);
+    const [best] = scoreBm25f(segment, queryTerms('join path components', isStopWord, 1), ranking(), 1, true);
+    expect(best?.fields).toHaveLength(5);
+    expect((best?.fields ?? []).reduce((sum, share) => sum + share, 0)).toBeCloseTo(best?.score ?? 0, 6);
+  });
+
+  it('returns the same order whatever the order of equal-scored documents in the query terms', () => {
+    expect(search(docs, 'path join')).toEqual(search(docs, 'join path'));
+  });
+
+  it('round-trips postings through their stored bytes', () => {
+    const list = buildSegment(docs).postings('path');
+    expect(list).toBeDefined();
+    const decoded = decodePostings(new Uint8Array(encodePostings(list as NonNullable<typeof list>)));
+    expect([...decoded.docs]).toEqual([...(list?.docs ?? [])]);
+    expect([...decoded.tfs]).toEqual([...(list?.tfs ?? [])]);
+  });
+});

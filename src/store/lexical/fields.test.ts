@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { definedNames, FIELDS, fieldsOf } from './fields.js';
+
+const field = (name: (typeof FIELDS)[number], terms: string[][]) => terms[FIELDS.indexOf(name)];
+
+describe('chunk fields', () => {
+  it('reads the API an entry defines from its signature heading and its qualified anchor', () => {
+    expect(definedNames({ headingPath: ['os.path', 'os.path.join(path, *paths)'], anchor: 'os.path.join' })).toEqual(['os.path.join']);
+    expect(definedNames({ headingPath: ['Built-in Types', 'class dict(**kwargs)', 'items()'], anchor: 'dict.items' })).toEqual(['dict.items', 'items']);
+    expect(definedNames({ headingPath: ['datetime', 'classmethod datetime.now(tz=None)'], anchor: 'datetime.datetime.now' })).toEqual(['datetime.datetime.now', 'datetime.now']);
+    expect(definedNames({ headingPath: ['fs', 'fs.readFile(path[, options], callback)'], anchor: 'fsreadfilepath-options-callback' })).toEqual(['fs.readFile']);
+  });
+
+  it('finds no API in a prose heading', () => {
+    expect(definedNames({ headingPath: ['Built-in Functions'], anchor: 'built-in-functions' })).toEqual([]);
+    expect(definedNames({ headingPath: ['Introduction'], anchor: 'introduction' })).toEqual([]);
+    expect(definedNames({ headingPath: ['datetime', 'date Objects'], anchor: 'date-objects' })).toEqual([]);
+    expect(definedNames({ headingPath: ['Guide', 'Examples of Usage: date'], anchor: 'examples-of-usage-date' })).toEqual([]);
+  });
+
+  it('puts code in the code field, link text (not URLs) and prose in the text field, headings in their own', () => {
+    const { terms, links } = fieldsOf({
+      pageUrl: 'https://d.example/lib/os.path.html',
+      pageTitle: 'os.path — pathnames',
+      headingPath: ['os.path', 'os.path.join(path, *paths)'],
+      anchor: 'os.path.join',
+      text: '## os.path.join(path, *paths)\n\nJoin components, like [`normpath()`](https://d.example/lib/os.path.html#os.path.normpath) does.\n\n```python\nos.path.join("a", "b")\n```',
+    });
+    expect(field('title', terms)).toEqual(['os', 'path', 'pathnam']);
+    expect(field('identifiers', terms)).toEqual(['os', 'path', 'join', 'os.path.join', 'path.join']);
+    expect(field('code', terms)).toEqual(expect.arrayContaining(['normpath', 'os.path.join', 'a', 'b']));
+    expect(field('text', terms)).toEqual(['join', 'compon', 'like', 'doe']);
+    expect(field('text', terms)).not.toContain('https');
+    expect(links).toEqual(['https://d.example/lib/os.path.html#os.path.normpath']);
+  });
+
+  it("does not count a chunk's link to its own anchor", () => {
+    const { links } = fieldsOf({ pageUrl: 'https://d.example/a.html', pageTitle: 'A', headingPath: ['x()'], anchor: 'x', text: 'See [x](#x) and [y](b.html#y).' });
+    expect(links).toEqual(['https://d.example/b.html#y']);
+  });
+});

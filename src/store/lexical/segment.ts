@@ -1,0 +1,119 @@
+import type { Chunk } from '../../core/types.js';
+import { FIELD_COUNT, FIELDS, fieldsOf } from './fields.js';
+
+const IDENTIFIERS_FIELD = FIELDS.indexOf('identifiers');
+
+/** A term's postings: the documents (ordinals, ascending) and each one's term count per field. */
+export interface PostingList {
+  docs: Uint32Array;
+  /** `docs.length × FIELD_COUNT` counts, capped at 255. */
+  tfs: Uint8Array;
+}
+
+/** Per-document data every query needs, loaded once. */
+export interface SegmentDocs {
+  count: number;
+  /** The store's row id of each document. */
+  rowIds: Float64Array;
+  /** `count × FIELD_COUNT` field lengths in terms, capped at 65,535. */
+  lengths: Uint16Array;
+  /** Links from other chunks to each document's page#anchor. */
+  inlinks: Uint16Array;
+}
+
+/** A built lexical index: documents and a way to read one term's postings. */
+export interface Segment {
+  docs: SegmentDocs;
+  /** Mean length of each field over the documents. */
+  averageLengths: readonly number[];
+  maxInlinks: number;
+  postings(term: string): PostingList | undefined;
+}
+
+export interface IndexedChunk {
+  rowId: number;
+  chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPath' | 'anchor' | 'text'>;
+}
+
+export interface BuiltSegment extends Segment {
+  /** Every term with its postings, for persisting. */
+  terms: Map<string, PostingList>;
+}
+
+/**
+ * Builds the index of these chunks in memory: fields, lengths, postings and link counts. Chunks
+ * come page by page, in reading order.
+ */
+export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
+  const rowIds: number[] = [];
+  const lengths: number[] = [];
+  const targets: (string | undefined)[] = [];
+  const linkCounts = new Map<string, number>();
+  // A link to a page's first anchor (its title: `#module-json`) points at the page, not at a section.
+  const pageAnchors = new Map<string, string | undefined>();
+  const building = new Map<string, { docs: number[]; tfs: number[] }>();
+  let ordinal = 0;
+  for (const { rowId, chunk } of chunks) {
+    const fields = fieldsOf(chunk);
+    const counts = new Map<string, Uint8Array>();
+    fields.terms.forEach((terms, field) => {
+      lengths.push(Math.min(terms.length, 65_535));
+      for (const term of terms) {
+        let perField = counts.get(term);
+        if (perField === undefined) {
+          perField = new Uint8Array(FIELD_COUNT);
+          counts.set(term, perField);
+        }
+        if ((perField[field] as number) < 255) perField[field] = (perField[field] as number) + 1;
+      }
+    });
+    for (const [term, perField] of counts) {
+      let list = building.get(term);
+      if (list === undefined) {
+        list = { docs: [], tfs: [] };
+        building.set(term, list);
+      }
+      list.docs.push(ordinal);
+      for (const count of perField) list.tfs.push(count);
+    }
+    for (const link of fields.links) linkCounts.set(link, (linkCounts.get(link) ?? 0) + 1);
+    rowIds.push(rowId);
+    if (!pageAnchors.has(chunk.pageUrl)) pageAnchors.set(chunk.pageUrl, chunk.anchor);
+    // Popularity is counted for the entries that define an API: how often the docs link to an
+    // entry says how much it is used; links to a guide's section or a page's intro say less.
+    const definesApi = (fields.terms[IDENTIFIERS_FIELD]?.length ?? 0) > 0;
+    const isIntro = pageAnchors.get(chunk.pageUrl) === chunk.anchor;
+    targets.push(chunk.anchor === undefined || isIntro || !definesApi ? undefined : `${chunk.pageUrl}#${chunk.anchor}`);
+    ordinal += 1;
+  }
+  const inlinks = new Uint16Array(targets.map((target) => Math.min(target === undefined ? 0 : (linkCounts.get(target) ?? 0), 65_535)));
+  const terms = new Map<string, PostingList>();
+  for (const [term, list] of building) terms.set(term, { docs: Uint32Array.from(list.docs), tfs: Uint8Array.from(list.tfs) });
+  const docs: SegmentDocs = { count: ordinal, rowIds: Float64Array.from(rowIds), lengths: Uint16Array.from(lengths), inlinks };
+  return { docs, ...docStatistics(docs), terms, postings: (term) => terms.get(term) };
+}
+
+/** Mean field lengths and the largest link count: derived from the documents, never stored. */
+export function docStatistics(docs: SegmentDocs): { averageLengths: number[]; maxInlinks: number } {
+  const totals = new Array<number>(FIELD_COUNT).fill(0);
+  for (let index = 0; index < docs.lengths.length; index += 1) totals[index % FIELD_COUNT] = (totals[index % FIELD_COUNT] as number) + (docs.lengths[index] as number);
+  let maxInlinks = 0;
+  for (const count of docs.inlinks) if (count > maxInlinks) maxInlinks = count;
+  return { averageLengths: totals.map((total) => (docs.count === 0 ? 0 : total / docs.count)), maxInlinks };
+}
+
+/** Postings as bytes: the document ordinals (u32, little-endian) then their counts. */
+export function encodePostings(list: PostingList): Buffer {
+  const buffer = Buffer.alloc(list.docs.length * 4 + list.tfs.length);
+  for (let index = 0; index < list.docs.length; index += 1) buffer.writeUInt32LE(list.docs[index] as number, index * 4);
+  buffer.set(list.tfs, list.docs.length * 4);
+  return buffer;
+}
+
+export function decodePostings(bytes: Uint8Array): PostingList {
+  const count = bytes.length / (4 + FIELD_COUNT);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const docs = new Uint32Array(count);
+  for (let index = 0; index < count; index += 1) docs[index] = view.getUint32(index * 4, true);
+  return { docs, tfs: bytes.subarray(count * 4) };
+}
