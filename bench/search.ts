@@ -51,6 +51,7 @@ if (!existsSync(dbPath)) {
       store.vectors.putVectors(MODEL, pending.map(({ rowId, chunk }) => ({ rowId, inputHash: chunk.id, vector: randomVector() })));
     }
   }
+  store.refreshTextIndex();
   console.log(`built ${total} passages with ${dimension}-dimension vectors in ${((performance.now() - started) / 1000).toFixed(1)} s: ${dbPath}`);
   store.close();
 }
