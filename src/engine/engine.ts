@@ -124,7 +124,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
 
   /** After an ingest: embeds the new and changed passages when the index has (or is to get) vectors. */
-  const withEmbedding = async (report: IngestReport, options: IngestOptions): Promise<IngestReport> => {
+  /** After an ingest: the lexical index rebuilt once (not per page; a search would otherwise do it), then the embedding pass. */
+  const finishIngest = async (report: IngestReport, options: IngestOptions): Promise<IngestReport> => {
+    writer?.refreshTextIndex();
     const store = writer;
     if (store === undefined || report.interrupted || config.embed.embedder === 'none' || !store.hasChunks()) return report;
     const embedder = ingestEmbedder(store);
@@ -160,9 +162,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
-        // The lexical index is rebuilt once per ingest, not per page; a search would otherwise do it.
-        writer?.refreshTextIndex();
-        return await withEmbedding(report, options);
+        return await finishIngest(report, options);
       } finally {
         writer?.close();
         writer = undefined;
@@ -180,9 +180,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
-        // The lexical index is rebuilt once per ingest, not per page; a search would otherwise do it.
-        writer?.refreshTextIndex();
-        return await withEmbedding(report, options);
+        return await finishIngest(report, options);
       } finally {
         writer?.close();
         writer = undefined;
