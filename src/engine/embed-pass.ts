@@ -103,6 +103,8 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
     }
     options.onProgress?.({ done: report.embedded, total });
   }
+  // Even an interrupted pass leaves its vectors searchable: the packed codes include them.
+  vectors.refreshIndex();
   report.pending = vectors.info()?.pending ?? 0;
   report.interrupted = aborted() && report.pending > 0;
   return report;

@@ -49,7 +49,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
   /** The embedder ingest and `embed` write vectors with: the configured one, else the index's own. */
   const ingestEmbedder = (store: Store | undefined): Embedder | undefined => {
-    const name = config.embed.embedder ?? (store?.vectors.available === true ? store.vectors.info()?.modelId : undefined);
+    const name = config.embed.embedder ?? store?.vectors.info()?.modelId;
     return name === undefined ? undefined : embedders.get(name);
   };
   const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
@@ -101,7 +101,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     order: (candidate: Candidate) => number,
   ): SelectOptions => {
     const { select } = config;
-    const vectors = store.vectors.available ? store.vectors.vectorsOf(candidates.map((candidate) => candidate.chunk.id)) : new Map<string, Float32Array>();
+    const vectors = store.vectors.vectorsOf(candidates.map((candidate) => candidate.chunk.id));
     const pages = new Map<string, string | undefined>();
     const maxSelectedPages = maxPages ?? select.maxSelectedPages;
     return {

@@ -31,9 +31,6 @@ export function chooseSearchEmbedder(config: CitedocsConfig, store: Store, model
   const named = config.embed.embedder;
   if (named !== undefined) assertEmbedderName(named);
   if (named === 'none') return {};
-  if (!store.vectors.available) {
-    return named === undefined ? {} : { warning: 'The sqlite-vec extension did not load on this platform, so the search used BM25 only. Reinstall with `npm ci`.' };
-  }
   const info = store.vectors.info();
   // The stored id is canonical (`openai:m@256` when dimensions are configured): compare with it.
   const requested = named === undefined ? undefined : (modelIdOf(named) ?? named);

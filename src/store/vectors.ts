@@ -43,8 +43,6 @@ export interface VectorSearch {
  * (model, input hash) that survives re-chunking and model switches, and KNN search.
  */
 export interface VectorStore {
-  /** Whether this machine can search vectors (the sqlite-vec extension loaded). */
-  readonly available: boolean;
   /** The model of the stored vectors; undefined when nothing was ever embedded. */
   info(): EmbeddingInfo | undefined;
   /**
@@ -62,6 +60,8 @@ export interface VectorStore {
   putVectors(modelId: string, rows: readonly VectorRow[]): void;
   /** The stored vectors of these chunks (by chunk id), for those that have one. */
   vectorsOf(chunkIds: readonly string[]): Map<string, Float32Array>;
+  /** Brings the packed search codes up to date with the vectors (searches do it too, when needed); whether it had to. */
+  refreshIndex(): boolean;
   /** The chunks nearest to a unit-length query vector of the index's model, best first. */
   searchVectors(query: Float32Array, options: VectorSearch): VectorHit[];
 }

@@ -8,19 +8,13 @@ import { load as loadSqliteVec } from 'sqlite-vec';
 import { createCrawlState } from './crawl-state.js';
 import { createLexicalIndexStore } from './lexical-index.js';
 import { createLexicalSearch } from './lexical-search.js';
-import { createSqliteVectorStore } from './sqlite-vectors.js';
+import { createSqliteVectorStore, upgradeVectorTables } from './sqlite-vectors.js';
 import { type OpenMode, openDatabase } from './open-database.js';
 
 /** The embedded default store: one SQLite file with pages, chunks, the BM25F index, vectors and the anchor map. */
 export function createSqliteStore(path: string, mode: OpenMode): Store {
   const database = openDatabase(path, mode);
-  // Vector search is optional: without the extension, BM25 still works.
-  let vectorsAvailable = true;
-  try {
-    loadSqliteVec(database);
-  } catch {
-    vectorsAvailable = false;
-  }
+  if (mode === 'write') upgradeVectorTables(database, () => loadSqliteVec(database));
   // Statements are compiled once: a re-crawl asks for every page, and compiling dominated it.
   const compiled = new Map<string, Database.Statement>();
   const prepare = (sql: string): Database.Statement => {
@@ -34,12 +28,9 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   const statements = mode === 'write' ? prepareWrites(prepare) : undefined;
   const lexical = createLexicalIndexStore(database, prepare, mode === 'write');
   const lexicalSearch = createLexicalSearch(prepare, () => lexical.segment());
-  const hasCodes = () => prepare("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'chunk_codes')").pluck().get() === 1;
 
   const deletePage = (pageId: number) => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
-    // The vec0 table has no foreign key: drop the codes of the page's chunks with them.
-    if (vectorsAvailable && hasCodes()) prepare('DELETE FROM chunk_codes WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)').run(pageId);
     statements.deleteChunks.run(pageId);
     lexical.chunksChanged();
     statements.deleteAnchors.run(pageId);
@@ -128,7 +119,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
             .all(prefix, prefix, source ?? null, source ?? null) as string[],
       ),
     crawlState: createCrawlState(database),
-    vectors: createSqliteVectorStore(database, prepare, path, vectorsAvailable),
+    vectors: createSqliteVectorStore(database, prepare, path, mode === 'write'),
     chunksOf: (url) =>
       guard(() =>
         (

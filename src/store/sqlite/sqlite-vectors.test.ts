@@ -1,11 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { load as loadSqliteVec } from 'sqlite-vec';
 import { describe, expect, it } from 'vitest';
 import type { Chunk, Page } from '../../core/types.js';
 import { normalise } from '../../core/vectors.js';
 import { createSqliteStore } from './sqlite-store.js';
-import { signBits } from './sqlite-vectors.js';
+import { signBits } from '../dense/binary-codes.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-vectors-')), 'index.db');
 
@@ -87,12 +89,11 @@ describe('SQLite vector store', () => {
   it('has no vectors and no pending work on an index that was never embedded', () => {
     const store = createSqliteStore(dbPath(), 'write');
     expect(store.vectors.info()).toBeUndefined();
-    expect(store.vectors.available).toBe(true);
     store.close();
   });
 
-  it('codes a vector as one bit per positive component, padded to whole bytes', () => {
-    expect([...signBits(Float32Array.from([1, -1, 0.5, 0, -2, 3, 1, 1, 1]))]).toEqual([0b11100101, 0b1]);
+  it('codes a vector as one bit per positive component, padded to whole 32-bit words', () => {
+    expect([...signBits(Float32Array.from([1, -1, 0.5, 0, -2, 3, 1, 1, 1]))]).toEqual([0b11100101, 0b1, 0, 0]);
   });
 
   it('removes the codes of a changed page’s chunks, so re-crawls leave no dead neighbours crowding the search', () => {
@@ -109,5 +110,69 @@ describe('SQLite vector store', () => {
     // Three live chunks; a shortlist of 3 must find the stable one.
     expect(store.vectors.searchVectors(axis(3), { limit: 1, coarseK: 3 }).map((hit) => hit.chunk.text)).toEqual(['keep']);
     store.close();
+  });
+
+  it('packs the codes at refresh for readers to load in one look-up, and a read-only reader of a stale file still finds new vectors', () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write');
+    const { page, chunks } = pageWith('https://d.example/a', ['zero', 'one']);
+    writer.upsertPage(page, chunks);
+    writer.vectors.useModel('m', 16);
+    embedAll(writer, 'm', (text) => axis(text === 'zero' ? 0 : 1));
+    expect(writer.vectors.refreshIndex()).toBe(true);
+    expect(writer.vectors.refreshIndex()).toBe(false);
+    const later = pageWith('https://d.example/b', ['two']);
+    writer.upsertPage(later.page, later.chunks);
+    embedAll(writer, 'm', () => axis(2));
+    writer.close();
+    // Not refreshed after "two" was embedded: the reader packs the codes itself, in memory.
+    const reader = createSqliteStore(path, 'read');
+    expect(reader.vectors.searchVectors(axis(2), { limit: 1, coarseK: 1 }).map((hit) => hit.chunk.text)).toEqual(['two']);
+    reader.close();
+    const stored = new Database(path, { readonly: true });
+    expect((stored.prepare('SELECT length(row_ids) FROM vector_codes').pluck().get() as number) / 8).toBe(2);
+    stored.close();
+  });
+
+  it('drops a deleted page’s codes from the shortlist even before anything is re-embedded', () => {
+    const store = createSqliteStore(dbPath(), 'write');
+    store.vectors.useModel('m', 16);
+    const gone = pageWith('https://d.example/gone', ['near one', 'near two']);
+    const kept = pageWith('https://d.example/kept', ['far']);
+    store.upsertPage(gone.page, gone.chunks);
+    store.upsertPage(kept.page, kept.chunks);
+    embedAll(store, 'm', (text) => (text === 'far' ? axis(9) : axis(4)));
+    store.vectors.refreshIndex();
+    expect(store.removePage('https://d.example/gone')).toBe(true);
+    expect(store.vectors.searchVectors(axis(4), { limit: 1, coarseK: 1 }).map((hit) => hit.chunk.text)).toEqual(['far']);
+    store.close();
+  });
+
+  it('upgrades an index whose codes lived in a sqlite-vec table: the codes are made from the stored vectors, nothing is re-embedded', () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write');
+    const { page, chunks } = pageWith('https://d.example/a', ['zero', 'one']);
+    writer.upsertPage(page, chunks);
+    writer.vectors.useModel('m', 16);
+    embedAll(writer, 'm', (text) => axis(text === 'zero' ? 0 : 1));
+    writer.close();
+    // The layout citedocs 0.1 wrote: no code column, codes in a vec0 table.
+    const legacy = new Database(path);
+    loadSqliteVec(legacy);
+    legacy.exec(`CREATE TABLE old_embeddings AS SELECT chunk_id, vector_id FROM chunk_embeddings; DROP TABLE chunk_embeddings; DROP TABLE vector_codes;
+      CREATE TABLE chunk_embeddings (chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE, vector_id INTEGER NOT NULL REFERENCES embedding_cache(id));
+      INSERT INTO chunk_embeddings SELECT * FROM old_embeddings; DROP TABLE old_embeddings;
+      CREATE VIRTUAL TABLE chunk_codes USING vec0(code bit[16]);`);
+    legacy.close();
+    const reader = createSqliteStore(path, 'read');
+    expect(reader.vectors.searchVectors(axis(1), { limit: 1, coarseK: 1 }).map((hit) => hit.chunk.text)).toEqual(['one']);
+    reader.close();
+    const upgraded = createSqliteStore(path, 'write');
+    expect(upgraded.vectors.info()).toMatchObject({ modelId: 'm', embedded: 2, pending: 0 });
+    expect(upgraded.vectors.searchVectors(axis(0), { limit: 1, coarseK: 1 }).map((hit) => hit.chunk.text)).toEqual(['zero']);
+    upgraded.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'chunk_codes'").pluck().get()).toBe(0);
+    check.close();
   });
 });

@@ -2,7 +2,9 @@ import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import { dot } from '../../core/vectors.js';
+import { hammingShortlist, signBits } from '../dense/binary-codes.js';
 import type { EmbeddingInfo, PendingChunk, VectorHit, VectorRow, VectorStore } from '../vectors.js';
+import { createVectorCodesStore, hasCodeColumn, VECTOR_CODES_SQL } from './vector-codes.js';
 
 const MODEL_KEY = 'embedding_model';
 const DIMENSION_KEY = 'embedding_dimension';
@@ -18,9 +20,29 @@ CREATE TABLE IF NOT EXISTS embedding_cache (
 );
 CREATE TABLE IF NOT EXISTS chunk_embeddings (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-  vector_id INTEGER NOT NULL REFERENCES embedding_cache(id)
+  vector_id INTEGER NOT NULL REFERENCES embedding_cache(id),
+  code BLOB
 );
-CREATE INDEX IF NOT EXISTS chunks_by_key ON chunks(chunk_key);`;
+CREATE INDEX IF NOT EXISTS chunks_by_key ON chunks(chunk_key);
+${VECTOR_CODES_SQL}`;
+
+/**
+ * Brings vector tables written by citedocs ≤ 0.1 (codes in a sqlite-vec `vec0` table) to the
+ * current layout: each chunk's code in `chunk_embeddings.code` (filled from its vector when the
+ * codes are next packed). The old table needs the extension to be dropped; without it, it stays
+ * unused.
+ */
+export function upgradeVectorTables(database: Database.Database, loadVec: () => void): void {
+  const exists = (name: string) => database.prepare('SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)').pluck().get(name) === 1;
+  if (exists('chunk_embeddings') && !hasCodeColumn(database)) database.exec('ALTER TABLE chunk_embeddings ADD COLUMN code BLOB');
+  if (!exists('chunk_codes')) return;
+  try {
+    loadVec();
+    database.exec('DROP TABLE chunk_codes');
+  } catch {
+    // Dead weight only: nothing reads it.
+  }
+}
 
 interface IdChunkRow extends ChunkRow {
   id: number;
@@ -30,28 +52,16 @@ const CHUNK_COLUMNS = `c.id, c.chunk_key, p.url, p.title AS page_title, c.anchor
 
 /**
  * Vectors in the index file. Float vectors live once, in `embedding_cache` keyed by (model,
- * input hash); `chunk_embeddings` says which one each chunk has (deleted with the chunk); a
- * sqlite-vec `vec0` table of 1-bit codes (`chunk_codes`, rowid = chunk id) finds candidates
- * fast, and the float vectors re-score them exactly.
+ * input hash); `chunk_embeddings` says which one each chunk has, with its 1-bit code (deleted
+ * with the chunk). A search scans all codes, packed in one blob and held in memory, for a
+ * Hamming shortlist, then re-scores the shortlist exactly on the float vectors. (sqlite-vec's
+ * `vec0` bit KNN, used before, took 64–96 ms per query at 100k chunks; the scan takes ~10.)
  */
-export function createSqliteVectorStore(
-  database: Database.Database,
-  prepare: (sql: string) => Database.Statement,
-  path: string,
-  available: boolean,
-): VectorStore {
+export function createSqliteVectorStore(database: Database.Database, prepare: (sql: string) => Database.Statement, path: string, writable: boolean): VectorStore {
+  const codes = createVectorCodesStore(database, prepare, writable);
   const tableExists = (name: string) => prepare("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)").pluck().get(name) === 1;
   const meta = (key: string) => prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
   const setMeta = (key: string, value: string) => prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
-  const requireVec = () => {
-    if (!available) {
-      throw new StoreError(
-        `Vector search needs the sqlite-vec extension, which did not load on this platform. Reinstall with \`npm ci\`, or use --embedder none.`,
-        path,
-      );
-    }
-  };
-
   const info = (): EmbeddingInfo | undefined => {
     const modelId = meta(MODEL_KEY);
     const dimension = Number(meta(DIMENSION_KEY));
@@ -62,18 +72,12 @@ export function createSqliteVectorStore(
   };
 
   const useModel = database.transaction((modelId: string, dimension: number): { switchedFrom?: string } => {
-    requireVec();
     database.exec(TABLES_SQL);
     const current = meta(MODEL_KEY);
     const currentDimension = Number(meta(DIMENSION_KEY));
-    const bits = Math.ceil(dimension / 8) * 8;
-    if (current === modelId && currentDimension === dimension && tableExists('chunk_codes')) {
-      // Codes whose chunk is gone (an index written before deletes removed them) only crowd the search.
-      database.exec('DELETE FROM chunk_codes WHERE rowid NOT IN (SELECT chunk_id FROM chunk_embeddings)');
-      return {};
-    }
-    database.exec('DELETE FROM chunk_embeddings; DROP TABLE IF EXISTS chunk_codes;');
-    database.exec(`CREATE VIRTUAL TABLE chunk_codes USING vec0(code bit[${bits}])`);
+    if (current === modelId && currentDimension === dimension) return {};
+    database.exec('DELETE FROM chunk_embeddings');
+    codes.vectorsChanged();
     setMeta(MODEL_KEY, modelId);
     setMeta(DIMENSION_KEY, String(dimension));
     return current === undefined || current === modelId ? {} : { switchedFrom: current };
@@ -83,20 +87,15 @@ export function createSqliteVectorStore(
     if (meta(MODEL_KEY) !== modelId) throw new StoreError(`The index holds vectors of ${meta(MODEL_KEY) ?? 'no model'}, not ${modelId}.`, path);
     const cache = prepare('INSERT OR IGNORE INTO embedding_cache (model, input_hash, vector) VALUES (?, ?, ?)');
     const cachedId = prepare('SELECT id FROM embedding_cache WHERE model = ? AND input_hash = ?').pluck();
-    const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, vector_id) VALUES (?, ?)');
-    const dropCode = prepare('DELETE FROM chunk_codes WHERE rowid = ?');
-    const addCode = prepare('INSERT INTO chunk_codes (rowid, code) VALUES (?, vec_bit(?))');
+    const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, vector_id, code) VALUES (?, ?, ?)');
     for (const row of rows) {
       cache.run(modelId, row.inputHash, vectorBytes(row.vector));
-      link.run(row.rowId, cachedId.get(modelId, row.inputHash));
-      // A chunk id can be reused after its chunk was deleted: its old code goes first.
-      dropCode.run(BigInt(row.rowId));
-      addCode.run(BigInt(row.rowId), signBits(row.vector));
+      link.run(row.rowId, cachedId.get(modelId, row.inputHash), signBits(row.vector));
     }
+    if (rows.length > 0) codes.vectorsChanged();
   });
 
   return {
-    available,
     info: () => info(),
     useModel: (modelId, dimension) => useModel(modelId, dimension),
 
@@ -138,21 +137,23 @@ export function createSqliteVectorStore(
       return found;
     },
 
+    refreshIndex() {
+      const dimension = Number(meta(DIMENSION_KEY));
+      return meta(MODEL_KEY) !== undefined && tableExists('chunk_embeddings') && codes.refresh(dimension);
+    },
+
     searchVectors(query, options): VectorHit[] {
-      requireVec();
       const modelId = meta(MODEL_KEY);
-      if (modelId === undefined || !tableExists('chunk_codes')) return [];
-      // Stage 1: Hamming-nearest codes (codes of deleted chunks are filtered by the join below).
-      // sqlite-vec answers at most 4,096 neighbours per query.
-      const k = Math.min(Math.max(options.coarseK, options.limit), 4096);
-      const coarse = prepare('SELECT rowid FROM chunk_codes WHERE code MATCH vec_bit(?) AND k = ?').pluck().all(signBits(query), k) as number[];
-      if (coarse.length === 0) return [];
+      if (modelId === undefined || !tableExists('chunk_embeddings')) return [];
+      // Stage 1: the Hamming-nearest codes (a deleted chunk's code is dropped by the join below).
+      const shortlist = hammingShortlist(codes.segment(Number(meta(DIMENSION_KEY))), query, Math.max(options.coarseK, options.limit));
+      if (shortlist.length === 0) return [];
       // Stage 2: exact cosine on the float vectors of those candidates; then the winners' rows.
       const scored = (
         prepare(
           `SELECT e.chunk_id AS id, v.vector FROM chunk_embeddings e JOIN embedding_cache v ON v.id = e.vector_id
             WHERE e.chunk_id IN (SELECT value FROM json_each(?))`,
-        ).all(JSON.stringify(coarse)) as { id: number; vector: Buffer }[]
+        ).all(JSON.stringify(shortlist)) as { id: number; vector: Buffer }[]
       )
         .map((row) => ({ id: row.id, similarity: dot(query, vectorOf(row.vector)) }))
         .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
@@ -170,7 +171,6 @@ export function createSqliteVectorStore(
   };
 }
 
-
 function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
@@ -181,11 +181,3 @@ function vectorOf(bytes: Buffer): Float32Array {
 }
 
 
-/** One bit per component (1 when positive), padded to whole bytes: the vec0 `bit[]` code. */
-export function signBits(vector: Float32Array): Buffer {
-  const bytes = Buffer.alloc(Math.ceil(vector.length / 8));
-  for (let index = 0; index < vector.length; index += 1) {
-    if ((vector[index] ?? 0) > 0) bytes[index >> 3] = (bytes[index >> 3] ?? 0) | (1 << (index & 7));
-  }
-  return bytes;
-}
