@@ -43,6 +43,8 @@ export interface SearchResponse {
 }
 
 export interface AskOptions {
+  /** The user's earlier questions in this conversation, oldest first: a follow-up is searched together with the one before it. */
+  earlierQuestions?: readonly string[];
   maxTokens?: number;
   maxPages?: number;
   explain?: boolean;
@@ -63,6 +65,12 @@ export interface AskResponse {
   warnings: string[];
   /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
   selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
+}
+
+/** One documentation set in the index: the folder its pages share, and how many there are. */
+export interface SourceSummary {
+  url: string;
+  pages: number;
 }
 
 /** What the index holds for one page: `citedocs inspect`. */
@@ -102,6 +110,8 @@ export interface Engine {
   stats(): StoreStats;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
   inspect(url: string): PageInspection | undefined;
+  /** The documentation sets in the index, largest first. */
+  listSources(): SourceSummary[];
   close(): Promise<void>;
 }
 

@@ -1,3 +1,5 @@
+import { inspectPage, summariseSources } from './catalog.js';
+import { retrievalQuery } from '../retrieve/conversation.js';
 import { existsSync } from 'node:fs';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
@@ -239,7 +241,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     async *askStream(question, options = {}) {
-      const { selection, warnings } = await retrieveAndSelect(question, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
+      const query = retrievalQuery(question, options.earlierQuestions ?? []);
+      const { selection, warnings } = await retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
       // The selection the answer was drawn from; with --explain, also every candidate left out.
       const explained = {
         selection: {
@@ -267,21 +270,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     inspect(url) {
-      const store = readStore();
-      const pageUrl = store.resolvePageUrl(url.split('#')[0] ?? url);
-      const page = pageUrl === undefined ? undefined : store.getPage(pageUrl);
-      if (page === undefined) return undefined;
-      return {
-        url: page.url,
-        title: page.title,
-        anchors: [...store.anchorsOf(page.url)].sort(),
-        chunks: store.chunksOf(page.url).map((chunk) => ({
-          ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
-          headingPath: chunk.headingPath,
-          text: chunk.text,
-          tokenCount: chunk.tokenCount,
-        })),
-      };
+      return inspectPage(readStore(), url);
+    },
+
+    listSources() {
+      return existsSync(config.dbPath) ? summariseSources(readStore().pageUrlsUnder('')) : [];
     },
 
     async close() {

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * The operations' inputs, one schema each, shared by the HTTP API, the MCP tools and the CLI's
+ * JSON contract: a request the CLI would accept is accepted everywhere, and a bad one is refused
+ * with the field it got wrong. Agents name the text `query` or `question`; both are taken.
+ */
+const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(4000, `${what} must be at most 4000 characters`);
+const positive = (what: string, max: number) => z.number().int(`${what} must be a whole number`).min(1, `${what} must be at least 1`).max(max, `${what} must be at most ${max}`);
+
+const budget = {
+  maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the passages (or text) returned, all together'),
+  maxPages: positive('maxPages', 100).optional().describe('distinct pages the passages may come from'),
+  explain: z.boolean().optional().describe('include how each score was made and why other candidates were left out'),
+};
+
+const either = { query: text('query').optional(), question: text('question').optional() };
+const requireEither = (primary: 'query' | 'question') => (value: { query?: string | undefined; question?: string | undefined }, context: z.RefinementCtx) => {
+  if (value.query === undefined && value.question === undefined) context.addIssue({ code: 'custom', path: [primary], message: `${primary} is required (or ${primary === 'query' ? 'question' : 'query'})` });
+};
+
+export const searchRequest = z
+  .object({ ...either, limit: positive('limit', 100).optional().describe('passages at most'), ...budget })
+  .strict()
+  .superRefine(requireEither('query'))
+  .transform(({ query, question, ...rest }) => ({ ...rest, query: query ?? question ?? '' }));
+export type SearchRequest = z.output<typeof searchRequest>;
+
+export const askRequest = z
+  .object({ ...either, ...budget })
+  .strict()
+  .superRefine(requireEither('question'))
+  .transform(({ query, question, ...rest }) => ({ ...rest, question: question ?? query ?? '' }));
+export type AskRequest = z.output<typeof askRequest>;
+
+const message = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string().max(20_000, 'content must be at most 20000 characters') }).strict();
+
+export const chatRequest = z
+  .object({ messages: z.array(message).min(1, 'messages must hold at least one message').max(100, 'messages must hold at most 100 messages'), ...budget })
+  .strict()
+  .superRefine((value, context) => {
+    const last = value.messages.at(-1);
+    if (last?.role !== 'user' || last.content.trim() === '') context.addIssue({ code: 'custom', path: ['messages', value.messages.length - 1], message: 'the last message must be a non-empty user message: the question to answer' });
+  });
+export type ChatRequest = z.infer<typeof chatRequest>;
+
+export const getPageRequest = z
+  .object({
+    url: z.string().trim().url('url must be an absolute URL, optionally with a #anchor').describe('the page URL, with #anchor for one section'),
+    maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the text returned'),
+  })
+  .strict();
+export type GetPageRequest = z.infer<typeof getPageRequest>;
+
+/** "`limit`: limit must be at least 1; `query`: query is required (or question)": every problem, each naming its field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length === 0 ? 'body' : issue.path.join('.');
+      const message = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `\`${key}\``).join(', ')}` : issue.message;
+      return `\`${field}\`: ${message}`;
+    })
+    .join('; ');
+}
+
+/** The fields that were given (zod's optional fields read `undefined` when absent; the engine's options must not hold it). */
+export function given<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
