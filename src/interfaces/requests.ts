@@ -14,20 +14,24 @@ const budget = {
   explain: z.boolean().optional().describe('include how each score was made and why other candidates were left out'),
 };
 
-const either = { query: text('query').optional(), question: text('question').optional() };
+const either = { query: text('query').optional().describe('what to look for (or `question`)'), question: text('question').optional().describe('the same as `query`') };
 const requireEither = (primary: 'query' | 'question') => (value: { query?: string | undefined; question?: string | undefined }, context: z.RefinementCtx) => {
   if (value.query === undefined && value.question === undefined) context.addIssue({ code: 'custom', path: [primary], message: `${primary} is required (or ${primary === 'query' ? 'question' : 'query'})` });
 };
 
+/** The fields of each request, for tool listings (MCP); the schemas below also check how they combine. */
+export const searchFields = { ...either, limit: positive('limit', 100).optional().describe('passages at most'), ...budget };
+export const askFields = { ...either, ...budget };
+
 export const searchRequest = z
-  .object({ ...either, limit: positive('limit', 100).optional().describe('passages at most'), ...budget })
+  .object(searchFields)
   .strict()
   .superRefine(requireEither('query'))
   .transform(({ query, question, ...rest }) => ({ ...rest, query: query ?? question ?? '' }));
 export type SearchRequest = z.output<typeof searchRequest>;
 
 export const askRequest = z
-  .object({ ...either, ...budget })
+  .object(askFields)
   .strict()
   .superRefine(requireEither('question'))
   .transform(({ query, question, ...rest }) => ({ ...rest, question: question ?? query ?? '' }));
@@ -44,12 +48,14 @@ export const chatRequest = z
   });
 export type ChatRequest = z.infer<typeof chatRequest>;
 
-export const getPageRequest = z
-  .object({
-    url: z.string().trim().url('url must be an absolute URL, optionally with a #anchor').describe('the page URL, with #anchor for one section'),
-    maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the text returned'),
-  })
-  .strict();
+export const getPageFields = {
+  url: z.string().trim().url('url must be an absolute URL, optionally with a #anchor').describe('the page URL, with #anchor for one section'),
+  maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the text returned'),
+};
+export const getPageRequest = z.object(getPageFields).strict();
+
+export const listSourcesFields = { maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the list returned') };
+export const listSourcesRequest = z.object(listSourcesFields).strict();
 export type GetPageRequest = z.infer<typeof getPageRequest>;
 
 /** "`limit`: limit must be at least 1; `query`: query is required (or question)": every problem, each naming its field. */

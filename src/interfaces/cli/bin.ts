@@ -10,6 +10,8 @@ export async function main(): Promise<void> {
     process.stderr.write('\nStopping after the pages in flight (Ctrl-C again to quit now)…\n');
     controller.abort();
   });
+  // A service manager stops `citedocs serve` with SIGTERM: close the server and the index cleanly.
+  process.on('SIGTERM', () => controller.abort());
   process.exitCode = await runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -7,6 +7,7 @@ import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
 import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { progressReporter } from './progress.js';
+import { registerServeCommands } from './serve-commands.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -242,6 +243,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       await engine.close();
     }
   });
+
+  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor });
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

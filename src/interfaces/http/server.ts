@@ -6,6 +6,7 @@ import type { Engine } from '../../engine/engine-types.js';
 import { askRequest, chatRequest, describeIssues, given, searchRequest } from '../requests.js';
 import { CHAT_PAGE_HTML } from './chat-page.js';
 import { openApiDocument } from './openapi.js';
+import { handleMcpHttpRequest } from '../mcp/transports.js';
 import { streamChat } from './sse.js';
 
 export interface HttpServerOptions {
@@ -98,6 +99,17 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     const { question, options } = conversationOf(parse(chatRequest, request.body));
     const response = await engine.ask(question, { ...options, signal: signalOf(reply) });
     return { message: { role: 'assistant', content: response.answer }, ...response };
+  });
+  // MCP over streamable HTTP, for agents: the same tools as `citedocs mcp` on stdio.
+  app.post('/mcp', async (request, reply) => {
+    authorize(request);
+    reply.hijack();
+    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body);
+  });
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: '/mcp',
+    handler: (_request, reply) => reply.status(405).header('allow', 'POST').send({ error: 'method_not_allowed', message: 'This MCP endpoint is stateless: send each JSON-RPC request as a POST.' }),
   });
   app.post('/api/chat/stream', async (request: FastifyRequest, reply: FastifyReply) => {
     authorize(request);

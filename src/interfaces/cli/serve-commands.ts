@@ -1,0 +1,110 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import type { Engine } from '../../engine/engine-types.js';
+import { CitedocsError } from '../../core/errors.js';
+import type { CliIo } from './main.js';
+
+interface ServeFlags {
+  db?: string;
+  config?: string;
+  embedder?: string;
+  quiet?: boolean;
+  port: number;
+  host: string;
+  apiKey: string[];
+  corsOrigin: string[];
+  timeout: number;
+}
+
+interface CommandKit {
+  withCommon: (command: Command) => Command;
+  withEmbedder: (command: Command) => Command;
+  engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** `citedocs serve` (HTTP API, chat page, MCP at /mcp) and `citedocs mcp` (MCP over stdio, or HTTP with --port). */
+export function registerServeCommands(program: Command, io: CliIo, kit: CommandKit): void {
+  kit
+    .withEmbedder(
+      kit.withCommon(
+        program
+          .command('serve')
+          .description('serve the index over HTTP: POST /search, /ask, /api/chat(/stream), MCP at /mcp, and a chat page at /')
+          .option('--port <n>', 'port to listen on (0: any free port)', port, 8787)
+          .option('--host <address>', 'address to bind; anything but loopback is reachable from other machines', '127.0.0.1'),
+      ),
+    )
+    .option('--api-key <key>', 'require this bearer token (repeat for several; env CITEDOCS_API_KEYS, comma-separated)', collect, [])
+    .option('--cors-origin <origin>', 'allow browser calls from this origin (repeatable)', collect, [])
+    .option('--timeout <ms>', 'stop a request that takes longer', milliseconds, 60_000)
+    .action(async (options: ServeFlags) => listen(options, 'serve'));
+
+  kit
+    .withEmbedder(
+      kit.withCommon(
+        program
+          .command('mcp')
+          .description('serve the index to agents over MCP: stdio by default, streamable HTTP at /mcp with --port')
+          .option('--port <n>', 'serve MCP over HTTP on this port instead of stdio', port)
+          .option('--host <address>', 'address to bind with --port', '127.0.0.1'),
+      ),
+    )
+    .option('--api-key <key>', 'with --port: require this bearer token (repeatable)', collect, [])
+    .action(async (options: Omit<ServeFlags, 'port'> & { port?: number }) => {
+      if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], timeout: 60_000 }, 'mcp');
+      const engine = kit.engineFor(options);
+      try {
+        engine.stats();
+        const { runMcpOverStdio } = await import('../mcp/transports.js');
+        await runMcpOverStdio(engine);
+      } finally {
+        await engine.close();
+      }
+    });
+
+  async function listen(options: ServeFlags, mode: 'serve' | 'mcp'): Promise<void> {
+    const engine = kit.engineFor(options);
+    try {
+      // A missing or unreadable index is refused now, not at the first request.
+      const stats = engine.stats();
+      const apiKeys = [...options.apiKey, ...(io.env['CITEDOCS_API_KEYS'] ?? '').split(',').map((key) => key.trim()).filter(Boolean)];
+      if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
+        io.stderr(`citedocs: warning: listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.\n`);
+      }
+      const { createHttpServer } = await import('../http/server.js');
+      const app = await createHttpServer(engine, { apiKeys, corsOrigins: options.corsOrigin, requestTimeoutMs: options.timeout, log: options.quiet !== true });
+      const address = await app.listen({ host: options.host, port: options.port });
+      const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
+      io.stderr(`citedocs: serving ${engine.config.dbPath} (${stats.pages} pages, ${stats.chunks} passages): ${what}\n`);
+      await new Promise<void>((resolve) => {
+        if (io.signal === undefined) return;
+        if (io.signal.aborted) resolve();
+        io.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await app.close();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES') throw new CitedocsError(`Cannot listen on ${options.host}:${options.port} (${code}). Choose another --port.`);
+      throw error;
+    } finally {
+      await engine.close();
+    }
+  }
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError(`"${value}" is not a port number (0-65535).`);
+  return parsed;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function milliseconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number of milliseconds.`);
+  return parsed;
+}

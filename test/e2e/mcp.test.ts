@@ -1,0 +1,119 @@
+/**
+ * MCP end to end with the SDK's own client: over stdio against the `citedocs mcp` process, and
+ * over streamable HTTP against `/mcp` of the HTTP server. Every tool is listed and called, and no
+ * tool's text counts more tokens than the `maxTokens` it was given.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tokenizer } from '../../src/core/types.js';
+import { createEngine } from '../../src/engine/engine.js';
+import type { Engine } from '../../src/engine/engine-types.js';
+import { createHttpServer } from '../../src/interfaces/http/server.js';
+import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
+import { loadTokenizer } from '../../src/tokenize/tokenizer.js';
+
+const FIXTURE_SITE = fileURLToPath(new URL('../../src/testing/fixtures/docs-site/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let site: StaticServer;
+let dbPath: string;
+let engine: Engine;
+let http: FastifyInstance;
+let tokenizer: Tokenizer;
+const clients: Record<'stdio' | 'http', Client> = {} as Record<'stdio' | 'http', Client>;
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
+
+beforeAll(async () => {
+  site = await startStaticServer(FIXTURE_SITE);
+  dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-')), 'index.db');
+  const writer = createEngine({ dbPath });
+  await writer.ingest(`${site.url}docs/`);
+  await writer.close();
+  tokenizer = await loadTokenizer('o200k_base');
+
+  clients.stdio = new Client({ name: 'citedocs-test', version: '1.0.0' });
+  await clients.stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'mcp', '--db', dbPath], cwd: ROOT, stderr: 'pipe' }));
+
+  engine = createEngine({ dbPath });
+  http = await createHttpServer(engine);
+  const base = await http.listen({ host: '127.0.0.1', port: 0 });
+  clients.http = new Client({ name: 'citedocs-test', version: '1.0.0' });
+  await clients.http.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(clients).map((client) => client.close()));
+  await http.close();
+  await engine.close();
+  await site.close();
+});
+
+describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
+  const client = () => clients[transport];
+
+  it('lists the four tools, each taking maxTokens', async () => {
+    const { tools } = await client().listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'get_page', 'list_sources', 'search_docs']);
+    for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('maxTokens');
+  });
+
+  it('search_docs returns the best passages with their URL#anchor, within maxTokens', async () => {
+    const result = await client().callTool({ name: 'search_docs', arguments: { query: 'create an index concurrently', maxTokens: 300 } });
+    const text = textOf(result);
+    expect(result.isError).toBeFalsy();
+    expect(text).toMatch(/docs\/guide\/indexes\/concurrently\.html#\S+/);
+    expect(tokenizer.count(text)).toBeLessThanOrEqual(300);
+  });
+
+  it('search_docs takes `question` for `query`', async () => {
+    const text = textOf(await client().callTool({ name: 'search_docs', arguments: { question: 'create an index concurrently', maxTokens: 300 } }));
+    expect(text).toMatch(/concurrently\.html#/);
+  });
+
+  it('ask_docs answers with [n] citations and their sources, within maxTokens, also when the budget is tight', async () => {
+    const roomy = textOf(await client().callTool({ name: 'ask_docs', arguments: { question: 'how do I drop a table', maxTokens: 1000 } }));
+    expect(roomy).toMatch(/\[1\]/);
+    expect(roomy).toMatch(/dropping\.html#/);
+    expect(tokenizer.count(roomy)).toBeLessThanOrEqual(1000);
+    const tight = textOf(await client().callTool({ name: 'ask_docs', arguments: { query: 'how do I drop a table', maxTokens: 40 } }));
+    expect(tight.length).toBeGreaterThan(0);
+    expect(tokenizer.count(tight)).toBeLessThanOrEqual(40);
+  });
+
+  it('get_page returns one section for a URL#anchor, and a whole page cut to maxTokens', async () => {
+    const search = await engine.search('create an index concurrently', { limit: 1 });
+    const sectionUrl = search.results[0]?.url ?? '';
+    const section = textOf(await client().callTool({ name: 'get_page', arguments: { url: sectionUrl, maxTokens: 2000 } }));
+    expect(section.split('\n')[1]).toBe(sectionUrl);
+    expect(section).toContain(search.results[0]?.text.slice(0, 60));
+    const page = textOf(await client().callTool({ name: 'get_page', arguments: { url: `${site.url}docs/guide/tables/dropping.html`, maxTokens: 60 } }));
+    expect(page.startsWith('# Modifying Tables')).toBe(true);
+    expect(tokenizer.count(page)).toBeLessThanOrEqual(60);
+  });
+
+  it('get_page names a missing section and lists the anchors the page has', async () => {
+    const result = await client().callTool({ name: 'get_page', arguments: { url: `${site.url}docs/guide/tables/dropping.html#nope` } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/has no section #nope\. Its anchors include: .*#dropping-a-table/);
+  });
+
+  it('list_sources names the documentation set and its page count', async () => {
+    const text = textOf(await client().callTool({ name: 'list_sources', arguments: { maxTokens: 100 } }));
+    expect(text).toMatch(new RegExp(`- ${site.url}docs/ \\(\\d+ pages\\)`));
+    expect(tokenizer.count(text)).toBeLessThanOrEqual(100);
+  });
+
+  it('refuses invalid arguments with a tool error naming the field', async () => {
+    const missing = await client().callTool({ name: 'search_docs', arguments: { maxTokens: 100 } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/`query`: query is required \(or question\)/);
+  });
+});
