@@ -22,6 +22,9 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   .assistant { white-space: pre-wrap; }
   .assistant a { color: var(--accent); text-decoration: none; }
   .assistant a:hover { text-decoration: underline; }
+  .assistant code { font: .9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #8881; padding: .05em .3em; border-radius: 4px; }
+  .assistant pre { background: #8881; padding: .6rem .8rem; border-radius: 6px; overflow-x: auto; white-space: pre; margin: .4rem 0; }
+  .assistant pre code { background: none; padding: 0; }
   .warning { color: #9a6700; font-size: .85rem; margin-top: .35rem; }
   .error { color: #cf222e; }
   form { display: flex; gap: .5rem; padding: .75rem 1rem; border-top: 1px solid var(--line); max-width: 52rem; width: 100%; margin: 0 auto; }
@@ -54,15 +57,17 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   const messages = [];
 
   const escape = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-  // [n] becomes a link to the section it cites; bare URLs become links too.
+  // Code fences and spans become code; [n] becomes a link to the section it cites; bare URLs become links.
   function linked(text, citations) {
     const byNumber = new Map(citations.map((c) => [String(c.n), c]));
-    return escape(text)
+    const inline = (part) => escape(part)
+      .replace(/\`([^\`\\n]+)\`/g, '<code>$1</code>')
       .replace(/(https?:\\/\\/[^\\s<]+[^\\s<.,;:)\\]])/g, '<a href="$1" target="_blank" rel="noopener">$1</a>')
       .replace(/\\[(\\d+)\\](?![^<]*<\\/a>)/g, (whole, n) => {
         const citation = byNumber.get(n);
         return citation ? '<a class="citation" href="' + escape(citation.url) + '" title="' + escape(citation.title) + '" target="_blank" rel="noopener">[' + n + ']</a>' : whole;
       });
+    return text.split(/\`\`\`[\\w-]*\\n?([\\s\\S]*?)\`\`\`\\n?/).map((part, index) => (index % 2 === 1 ? '<pre><code>' + escape(part.replace(/\\n$/, '')) + '</code></pre>' : inline(part))).join('');
   }
   function turn(role, text) {
     const element = document.createElement('div');

@@ -235,5 +235,9 @@ describe('HTTP API', () => {
     const html = await response.text();
     expect(html).toContain('/api/chat/stream');
     expect(html).not.toMatch(/<script[^>]+src=/);
+    // The page's own script parses (the HTML lives in a template string, where one escape too few breaks it).
+    const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
+    expect(script.length).toBeGreaterThan(1000);
+    expect(() => new Function(script)).not.toThrow();
   });
 });
