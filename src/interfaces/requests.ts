@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsageError } from '../core/errors.js';
 
 /**
  * The operations' inputs, one schema each, shared by the HTTP API, the MCP tools and the CLI's
@@ -67,6 +68,13 @@ export function describeIssues(error: z.ZodError): string {
       return `\`${field}\`: ${message}`;
     })
     .join('; ');
+}
+
+/** The request, checked; a bad one is a usage error naming each wrong field (the CLI's exit code 2). */
+export function validRequest<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(`Invalid request: ${describeIssues(result.error)}.`);
+  return result.data;
 }
 
 /** The fields that were given (zod's optional fields read `undefined` when absent; the engine's options must not hold it). */

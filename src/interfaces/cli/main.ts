@@ -7,6 +7,7 @@ import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
 import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { progressReporter } from './progress.js';
+import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 
 export interface CliIo {
@@ -136,15 +137,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-pages <n>', 'distinct pages the passages may come from', positiveInteger)
       .option('--explain', 'show how each score was made, and why each other candidate was left out'),
   )).action(async (words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; maxPages?: number; explain?: boolean }) => {
+    // The schema the HTTP API and MCP check the same request with.
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true });
     const engine = engineFor(options);
     try {
-      const response = await engine.search(words.join(' '), {
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-        ...(options.limit === undefined ? {} : { limit: options.limit }),
-        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
-        explain: options.explain === true,
-      });
+      const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
       print(options, response, formatSearch(response, options.explain === true));
     } finally {
       await engine.close();
@@ -160,20 +157,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-pages <n>', 'distinct pages the sources may come from', positiveInteger)
       .option('--explain', 'also show the sources selected and why each other candidate was left out'),
   )).action(async (words: string[], options: CommonOptions & { maxTokens?: number; maxPages?: number; explain?: boolean }) => {
+    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true });
     const engine = engineFor(options);
     try {
-      const askOptions = {
-        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
-        explain: options.explain === true,
-        ...(io.signal === undefined ? {} : { signal: io.signal }),
-      };
+      const askOptions = { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) };
       if (options.json === true) {
-        const response = await engine.ask(words.join(' '), askOptions);
+        const response = await engine.ask(question, askOptions);
         print(options, response, '');
       } else {
         // The answer appears as it is written; the sources and warnings follow it.
-        for await (const event of engine.askStream(words.join(' '), askOptions)) {
+        for await (const event of engine.askStream(question, askOptions)) {
           if (event.type === 'delta') io.stdout(event.text);
           else io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
         }

@@ -116,6 +116,14 @@ describe('HTTP API', () => {
     expect(await response.json()).toEqual({ error: 'invalid_request', message: expect.stringMatching(message) as string });
   });
 
+  it('checks a CLI search with the same schema: a limit the API refuses is a usage error (exit 2) naming the field', async () => {
+    const cli = await runCliCaptured(['search', 'index', '--limit', '500', '--db', dbPath, '--json'], { cwd: process.cwd() });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/`limit`: limit must be at most 100/);
+    const base = await serve();
+    expect(((await (await post(base, '/search', { query: 'index', limit: 500 })).json()) as { message: string }).message).toMatch(/`limit`: limit must be at most 100/);
+  });
+
   it.each([
     ['/ask', { query: 'x', question: undefined, limit: 2 }, /unknown field `limit`/],
     ['/api/chat', { messages: [] }, /`messages`: messages must hold at least one message/],
