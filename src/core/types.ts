@@ -125,6 +125,12 @@ export interface LexicalRanking {
    * log(1 + most links to any chunk). Documentation links to its most used entries most often.
    */
   linkPrior: number;
+  /**
+   * How much a page that many other pages link to lifts every match on it: adds pagePrior ×
+   * log(1 + linking pages) / log(1 + most linking pages to any page) to that factor. Readers are
+   * sent to the pages that define the everyday API (built-ins, common types) from everywhere.
+   */
+  pagePrior: number;
   /** How much words in backticks or quotes count: mostly the asker's own names and values. */
   quotedWeight: number;
 }

@@ -130,7 +130,7 @@ async function denseSources(server: FakeOpenAiServer): Promise<HybridSources & {
 function baseOptions(): HybridOptions {
   return {
     topK: 10,
-    ranking: { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, quotedWeight: 1 },
+    ranking: { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, pagePrior: 0, quotedWeight: 1 },
     fusion: { method: 'rrf', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } },
     techniques: {
       prf: { enabled: false, weight: 0.5, feedbackDocs: 3, expansionTerms: 5 },

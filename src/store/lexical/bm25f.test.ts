@@ -10,6 +10,7 @@ const ranking = (overrides: Partial<LexicalRanking> = {}): LexicalRanking => ({
   k1: 1.2,
   b: 0.75,
   linkPrior: 0,
+  pagePrior: 0,
   quotedWeight: 1,
   ...overrides,
 });
@@ -51,6 +52,23 @@ describe('BM25F over documentation fields', () => {
     // Equal scores: document order decides without the prior.
     expect(search(linked, 'return value', { linkPrior: 0 }).slice(0, 2)).toEqual([1, 2]);
     expect(search(linked, 'return value', { linkPrior: 1 }).slice(0, 2)).toEqual([2, 1]);
+  });
+
+  it('lifts every match on a page that more other pages link to (page prior), counting each linking page once', () => {
+    const pages = [
+      chunk(1, 'https://d.example/a.html', ['A', 'Alpha'], 'Return the value.', 'alpha'),
+      chunk(2, 'https://d.example/b.html', ['B', 'Beta'], 'Return the value.', 'beta'),
+      // One page links to a.html from two chunks, and a.html links to itself: a.html has one linking page.
+      chunk(3, 'https://d.example/guide.html', ['Guide'], 'Use [alpha](a.html#alpha).', 'one'),
+      chunk(4, 'https://d.example/guide.html', ['Guide'], 'Or [more](a.html#more).', 'two'),
+      chunk(5, 'https://d.example/a.html', ['A', 'More'], 'See [alpha](a.html#alpha).', 'more'),
+      // Two pages link to b.html, to sections other than the matching one: b.html has two.
+      chunk(6, 'https://d.example/howto.html', ['Howto'], 'Read [b](b.html#intro).', 'howto'),
+      chunk(7, 'https://d.example/faq.html', ['FAQ'], 'Read [b](b.html#notes).', 'faq'),
+    ];
+    // Equal scores: document order decides without the prior.
+    expect(search(pages, 'return value', { pagePrior: 0 }).slice(0, 2)).toEqual([1, 2]);
+    expect(search(pages, 'return value', { pagePrior: 1 }).slice(0, 2)).toEqual([2, 1]);
   });
 
   it('reports each field’s share of the score, summing to the score without the prior', () => {

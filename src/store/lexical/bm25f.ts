@@ -8,11 +8,11 @@ export interface ScoredDoc {
   score: number;
   /** Each field's share of the score (before the link prior), in FIELDS order; with `explain`. */
   fields?: number[];
-  /** The link prior's factor; with `explain`. */
+  /** The link priors' factor (the entry's links and its page's); with `explain`. */
   prior?: number;
 }
 
-/** Links to one chunk at which the link prior reaches full strength, at least. */
+/** Links to one chunk (or linking pages to one page) at which a link prior reaches full strength, at least. */
 export const PRIOR_FULL_LINKS = 100;
 
 /** Per-segment scratch space, so a query allocates nothing proportional to the index. */
@@ -60,18 +60,21 @@ export function scoreBm25f(segment: Segment, terms: readonly QueryTerm[], rankin
       scores[doc] = (scores[doc] as number) + gain;
     }
   }
-  // Full strength at the most-linked chunk, but never fewer than PRIOR_FULL_LINKS links: on a small
-  // site one link is chance, not popularity.
-  const priorScale = segment.maxInlinks > 0 && ranking.linkPrior > 0 ? ranking.linkPrior / Math.log1p(Math.max(segment.maxInlinks, PRIOR_FULL_LINKS)) : 0;
+  // Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS links: on
+  // a small site one link is chance, not popularity.
+  const priorScale = scaleOf(ranking.linkPrior, segment.maxInlinks);
+  const pageScale = scaleOf(ranking.pagePrior, segment.maxPageInlinks);
+  const priorOf = (doc: number) => 1 + priorScale * Math.log1p(docs.inlinks[doc] as number) + pageScale * Math.log1p(docs.pageInlinks[doc] as number);
   const best = new TopK(limit);
   for (const doc of touched) {
     seen[doc] = 0;
-    const factor = 1 + priorScale * Math.log1p(docs.inlinks[doc] as number);
-    best.offer(doc, (scores[doc] as number) * factor);
+    best.offer(doc, (scores[doc] as number) * priorOf(doc));
   }
-  return best.sorted().map(({ ordinal, score }) =>
-    explain ? { ordinal, score, fields: fieldShares(segment, terms, ordinal, weights, norms, k1), prior: 1 + priorScale * Math.log1p(docs.inlinks[ordinal] as number) } : { ordinal, score },
-  );
+  return best.sorted().map(({ ordinal, score }) => (explain ? { ordinal, score, fields: fieldShares(segment, terms, ordinal, weights, norms, k1), prior: priorOf(ordinal) } : { ordinal, score }));
+}
+
+function scaleOf(weight: number, maxLinks: number): number {
+  return maxLinks > 0 && weight > 0 ? weight / Math.log1p(Math.max(maxLinks, PRIOR_FULL_LINKS)) : 0;
 }
 
 /** Each field's share of one document's score: every term's gain split by its fields' part of the weighted count. */

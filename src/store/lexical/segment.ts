@@ -19,6 +19,8 @@ export interface SegmentDocs {
   lengths: Uint16Array;
   /** Links from other chunks to each document's page#anchor. */
   inlinks: Uint16Array;
+  /** Other pages that link into each document's page, to any of its anchors. */
+  pageInlinks: Uint16Array;
 }
 
 /** A built lexical index: documents and a way to read one term's postings. */
@@ -27,6 +29,7 @@ export interface Segment {
   /** Mean length of each field over the documents. */
   averageLengths: readonly number[];
   maxInlinks: number;
+  maxPageInlinks: number;
   postings(term: string): PostingList | undefined;
 }
 
@@ -51,6 +54,10 @@ export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
   const linkCounts = new Map<string, number>();
   // A link to a page's first anchor (its title: `#module-json`) points at the page, not at a section.
   const pageAnchors = new Map<string, string | undefined>();
+  // Which pages link into each page: a page many others link to is one readers are sent to.
+  // Counted once per linking page, so one long page that links a neighbour often weighs no more.
+  const linkingPages = new Map<string, Set<string>>();
+  const pageUrls: string[] = [];
   const building = new Map<string, { docs: number[]; tfs: number[] }>();
   let ordinal = 0;
   for (const { rowId, chunk } of chunks) {
@@ -76,7 +83,15 @@ export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
       list.docs.push(ordinal);
       for (const count of perField) list.tfs.push(count);
     }
-    for (const link of fields.links) linkCounts.set(link, (linkCounts.get(link) ?? 0) + 1);
+    for (const link of fields.links) {
+      linkCounts.set(link, (linkCounts.get(link) ?? 0) + 1);
+      const page = link.slice(0, link.indexOf('#'));
+      if (page === chunk.pageUrl) continue;
+      let sources = linkingPages.get(page);
+      if (sources === undefined) linkingPages.set(page, (sources = new Set()));
+      sources.add(chunk.pageUrl);
+    }
+    pageUrls.push(chunk.pageUrl);
     rowIds.push(rowId);
     if (!pageAnchors.has(chunk.pageUrl)) pageAnchors.set(chunk.pageUrl, chunk.anchor);
     // Popularity is counted for the entries that define an API: how often the docs link to an
@@ -89,17 +104,20 @@ export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
   const inlinks = new Uint16Array(targets.map((target) => Math.min(target === undefined ? 0 : (linkCounts.get(target) ?? 0), 65_535)));
   const terms = new Map<string, PostingList>();
   for (const [term, list] of building) terms.set(term, { docs: Uint32Array.from(list.docs), tfs: Uint8Array.from(list.tfs) });
-  const docs: SegmentDocs = { count: ordinal, rowIds: Float64Array.from(rowIds), lengths: Uint16Array.from(lengths), inlinks };
+  const pageInlinks = new Uint16Array(pageUrls.map((page) => Math.min(linkingPages.get(page)?.size ?? 0, 65_535)));
+  const docs: SegmentDocs = { count: ordinal, rowIds: Float64Array.from(rowIds), lengths: Uint16Array.from(lengths), inlinks, pageInlinks };
   return { docs, ...docStatistics(docs), terms, postings: (term) => terms.get(term) };
 }
 
-/** Mean field lengths and the largest link count: derived from the documents, never stored. */
-export function docStatistics(docs: SegmentDocs): { averageLengths: number[]; maxInlinks: number } {
+/** Mean field lengths and the largest link counts: derived from the documents, never stored. */
+export function docStatistics(docs: SegmentDocs): { averageLengths: number[]; maxInlinks: number; maxPageInlinks: number } {
   const totals = new Array<number>(FIELD_COUNT).fill(0);
   for (let index = 0; index < docs.lengths.length; index += 1) totals[index % FIELD_COUNT] = (totals[index % FIELD_COUNT] as number) + (docs.lengths[index] as number);
   let maxInlinks = 0;
   for (const count of docs.inlinks) if (count > maxInlinks) maxInlinks = count;
-  return { averageLengths: totals.map((total) => (docs.count === 0 ? 0 : total / docs.count)), maxInlinks };
+  let maxPageInlinks = 0;
+  for (const count of docs.pageInlinks) if (count > maxPageInlinks) maxPageInlinks = count;
+  return { averageLengths: totals.map((total) => (docs.count === 0 ? 0 : total / docs.count)), maxInlinks, maxPageInlinks };
 }
 
 /** Postings as bytes: the document ordinals (u32, little-endian) then their counts. */

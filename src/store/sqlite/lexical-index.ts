@@ -5,6 +5,10 @@ type Prepare = (sql: string) => Database.Statement;
 
 /** Bumped in the same transaction as every change to the chunks: the lexical index is current when it was built at this version. */
 export const CHUNKS_VERSION_KEY = 'chunks_version';
+/** The layout of the stored index; one stored in another layout is stale whatever its version. */
+export const LEXICAL_FORMAT_KEY = 'lexical_format';
+/** 2: `inlinks` holds each document's page links after its entry links. */
+export const LEXICAL_FORMAT = 2;
 
 export interface LexicalIndexStore {
   /** The index for the chunks as they are now: the stored one when current, else rebuilt (and stored, when writable). */
@@ -44,7 +48,9 @@ const DECODED_CACHE_TERMS = 4096;
 export function createLexicalIndexStore(database: Database.Database, prepare: Prepare, writable: boolean): LexicalIndexStore {
   let cached: { version: number; segment: Segment } | undefined;
 
-  const version = () => Number((prepare('SELECT value FROM meta WHERE key = ?').pluck().get(CHUNKS_VERSION_KEY) as string | undefined) ?? 0);
+  const metaValue = (key: string) => Number((prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? 0);
+  const version = () => metaValue(CHUNKS_VERSION_KEY);
+  const builtAt = () => (metaValue(LEXICAL_FORMAT_KEY) === LEXICAL_FORMAT ? (prepare('SELECT built_version FROM lexical_docs WHERE id = 1').pluck().get() as number | undefined) : undefined);
 
   const build = (): ReturnType<typeof buildSegment> => {
     const rows = prepare(
@@ -71,18 +77,23 @@ export function createLexicalIndexStore(database: Database.Database, prepare: Pr
       built.docs.count,
       bytesOf(built.docs.rowIds),
       bytesOf(built.docs.lengths),
-      bytesOf(built.docs.inlinks),
+      Buffer.concat([bytesOf(built.docs.inlinks), bytesOf(built.docs.pageInlinks)]),
     );
+    prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(LEXICAL_FORMAT_KEY, String(LEXICAL_FORMAT));
   });
 
   const stored = (at: number): Segment | undefined => {
     const row = prepare('SELECT built_version, count, row_ids, lengths, inlinks FROM lexical_docs WHERE id = 1').get() as DocsRow | undefined;
-    if (row === undefined || row.built_version !== at) return undefined;
+    if (row === undefined || row.built_version !== at || metaValue(LEXICAL_FORMAT_KEY) !== LEXICAL_FORMAT) return undefined;
+    const links = new Uint16Array(copy(row.inlinks));
+    // An older citedocs may have rewritten the row since: its layout shows in the length.
+    if (links.length !== row.count * 2) return undefined;
     const docs: SegmentDocs = {
       count: row.count,
       rowIds: new Float64Array(copy(row.row_ids)),
       lengths: new Uint16Array(copy(row.lengths)),
-      inlinks: new Uint16Array(copy(row.inlinks)),
+      inlinks: links.subarray(0, row.count),
+      pageInlinks: links.subarray(row.count),
     };
     const lookup = prepare('SELECT postings FROM lexical_terms WHERE term = ?').pluck();
     const decoded = new Map<string, PostingList | undefined>();
@@ -114,7 +125,7 @@ export function createLexicalIndexStore(database: Database.Database, prepare: Pr
     },
     refresh() {
       const at = version();
-      if (prepare('SELECT built_version FROM lexical_docs WHERE id = 1').pluck().get() === at) return false;
+      if (builtAt() === at) return false;
       cached = { version: at, segment: refreshAt(at) };
       return true;
     },

@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS lexical_docs (
   count INTEGER NOT NULL,
   row_ids BLOB NOT NULL,
   lengths BLOB NOT NULL,
+  -- u16 per document: links to its entry, then (lexical_format 2 in meta) other pages linking into its page
   inlinks BLOB NOT NULL
 );
 `;

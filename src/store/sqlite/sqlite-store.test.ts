@@ -8,7 +8,7 @@ import type { Chunk, Page } from '../../core/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'index.db');
-const ranking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, quotedWeight: 1 };
+const ranking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, pagePrior: 0, quotedWeight: 1 };
 
 function pageOf(url: string, markdown: string, anchors: string[] = []): Page {
   return {
@@ -126,6 +126,41 @@ describe('SQLite store', () => {
     const raw = new Database(path, { readonly: true });
     expect(raw.prepare('SELECT count FROM lexical_docs').pluck().get()).toBe(2);
     raw.close();
+  });
+
+  it('keeps the page links in the stored lexical index: a reader of the file ranks by them', () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write');
+    const a = pageOf('https://d.example/a.html', 'a');
+    const b = pageOf('https://d.example/b.html', 'b');
+    const guide = pageOf('https://d.example/guide.html', 'guide');
+    writer.upsertPage(a, [chunkOf(a, 'shared words', 'x')]);
+    writer.upsertPage(b, [chunkOf(b, 'shared words', 'y')]);
+    writer.upsertPage(guide, [chunkOf(guide, 'See [b](b.html#y).', 'g')]);
+    expect(writer.refreshTextIndex()).toBe(true);
+    writer.close();
+    const reader = createSqliteStore(path, 'read');
+    const first = (pagePrior: number) => reader.searchText({ text: 'shared words', limit: 1, ranking: { ...ranking, pagePrior } })[0]?.chunk.pageUrl;
+    expect(first(0)).toBe(a.url);
+    expect(first(1)).toBe(b.url);
+    reader.close();
+  });
+
+  it('rebuilds a lexical index stored in an older layout, though the chunks did not change', () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write');
+    const page = pageOf('https://d.example/p.html', 'v1');
+    writer.upsertPage(page, [chunkOf(page, 'stored words')]);
+    expect(writer.refreshTextIndex()).toBe(true);
+    writer.close();
+    const raw = new Database(path);
+    raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'lexical_format'`).run();
+    raw.close();
+    const reopened = createSqliteStore(path, 'write');
+    expect(reopened.refreshTextIndex()).toBe(true);
+    expect(reopened.refreshTextIndex()).toBe(false);
+    expect(reopened.searchText({ text: 'stored', limit: 5, ranking })).toHaveLength(1);
+    reopened.close();
   });
 
   it('creates the folder of a new index file', () => {
