@@ -4,8 +4,7 @@
  * URL#anchor of the documentation site, served from 127.0.0.1. A screenshot of the answered
  * chat is saved to test-output/chat-page.png.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -14,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import type { Engine } from '../../src/engine/engine-types.js';
 import { createHttpServer } from '../../src/interfaces/http/server.js';
-import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
+import { indexFixtureSite } from '../../src/testing/fixture-index.js';
+import type { StaticServer } from '../../src/testing/static-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available && process.env['CI'] === 'true') throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium with apt.`);
 
-const FIXTURE_SITE = fileURLToPath(new URL('../../src/testing/fixtures/docs-site/', import.meta.url));
 const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 describe.skipIf(!available)('the chat page in headless Chromium', () => {
@@ -31,12 +30,9 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    site = await startStaticServer(FIXTURE_SITE);
-    const dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-chat-')), 'index.db');
-    const writer = createEngine({ dbPath });
-    await writer.ingest(`${site.url}docs/`);
-    await writer.close();
-    engine = createEngine({ dbPath });
+    const fixture = await indexFixtureSite('citedocs-chat-');
+    site = fixture.site;
+    engine = createEngine({ dbPath: fixture.dbPath });
     app = await createHttpServer(engine);
     base = await app.listen({ host: '127.0.0.1', port: 0 });
     // Root in CI containers: Chromium's sandbox needs user namespaces it may not have.

@@ -3,9 +3,6 @@
  * over streamable HTTP against `/mcp` of the HTTP server. Every tool is listed and called, and no
  * tool's text counts more tokens than the `maxTokens` it was given.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,10 +13,10 @@ import type { Tokenizer } from '../../src/core/types.js';
 import { createEngine } from '../../src/engine/engine.js';
 import type { Engine } from '../../src/engine/engine-types.js';
 import { createHttpServer } from '../../src/interfaces/http/server.js';
-import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
+import { indexFixtureSite } from '../../src/testing/fixture-index.js';
+import type { StaticServer } from '../../src/testing/static-server.js';
 import { loadTokenizer } from '../../src/tokenize/tokenizer.js';
 
-const FIXTURE_SITE = fileURLToPath(new URL('../../src/testing/fixtures/docs-site/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let site: StaticServer;
@@ -32,11 +29,7 @@ const clients: Record<'stdio' | 'http', Client> = {} as Record<'stdio' | 'http',
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
 
 beforeAll(async () => {
-  site = await startStaticServer(FIXTURE_SITE);
-  dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-')), 'index.db');
-  const writer = createEngine({ dbPath });
-  await writer.ingest(`${site.url}docs/`);
-  await writer.close();
+  ({ site, dbPath } = await indexFixtureSite('citedocs-mcp-'));
   tokenizer = await loadTokenizer('o200k_base');
 
   clients.stdio = new Client({ name: 'citedocs-test', version: '1.0.0' });

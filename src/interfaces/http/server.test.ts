@@ -1,16 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/engine.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { runCliCaptured } from '../../testing/run-cli.js';
-import { startStaticServer, type StaticServer } from '../../testing/static-server.js';
+import { indexFixtureSite } from '../../testing/fixture-index.js';
+import type { StaticServer } from '../../testing/static-server.js';
 import { createHttpServer, type HttpServerOptions } from './server.js';
-
-const FIXTURE_SITE = fileURLToPath(new URL('../../testing/fixtures/docs-site/', import.meta.url));
 
 let site: StaticServer;
 let dbPath: string;
@@ -45,11 +40,7 @@ async function* events(response: Response): AsyncGenerator<Record<string, unknow
 }
 
 beforeAll(async () => {
-  site = await startStaticServer(FIXTURE_SITE);
-  dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-http-')), 'index.db');
-  const writer = createEngine({ dbPath });
-  await writer.ingest(`${site.url}docs/`);
-  await writer.close();
+  ({ site, dbPath } = await indexFixtureSite('citedocs-http-'));
   engine = createEngine({ dbPath });
 }, 60_000);
 
