@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { CitedocsError } from '../../core/errors.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
@@ -6,6 +6,7 @@ import { type EvalFlags, formatEval, runEval } from './eval-command.js';
 import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
 import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
+import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.js';
 import { progressReporter } from './progress.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
@@ -254,20 +255,4 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(`citedocs: unexpected error (a bug; please report it with the command you ran):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }
-}
-
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`"${value}" is not a positive whole number.`);
-  return parsed;
-}
-
-function nonNegativeInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`"${value}" is not a whole number.`);
-  return parsed;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

@@ -1,7 +1,8 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError } from '../../core/errors.js';
 import type { CliIo } from './main.js';
+import { collect, port, positiveInteger } from './option-parsers.js';
 
 interface ServeFlags {
   db?: string;
@@ -37,7 +38,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     )
     .option('--api-key <key>', 'require this bearer token (repeat for several; env CITEDOCS_API_KEYS, comma-separated)', collect, [])
     .option('--cors-origin <origin>', 'allow browser calls from this origin (repeatable)', collect, [])
-    .option('--timeout <ms>', 'stop a request that takes longer', milliseconds, 60_000)
+    .option('--timeout <ms>', 'stop a request that takes longer than this many milliseconds', positiveInteger, 60_000)
     .action(async (options: ServeFlags) => listen(options, 'serve'));
 
   kit
@@ -91,20 +92,4 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       await engine.close();
     }
   }
-}
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError(`"${value}" is not a port number (0-65535).`);
-  return parsed;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function milliseconds(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number of milliseconds.`);
-  return parsed;
 }

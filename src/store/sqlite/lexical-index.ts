@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { alignedCopy, blobOf } from './blobs.js';
 import { buildSegment, decodePostings, docStatistics, encodePostings, type PostingList, type Segment, type SegmentDocs } from '../lexical/segment.js';
 
 type Prepare = (sql: string) => Database.Statement;
@@ -75,9 +76,9 @@ export function createLexicalIndexStore(database: Database.Database, prepare: Pr
     prepare('INSERT OR REPLACE INTO lexical_docs (id, built_version, count, row_ids, lengths, inlinks) VALUES (1, ?, ?, ?, ?, ?)').run(
       at,
       built.docs.count,
-      bytesOf(built.docs.rowIds),
-      bytesOf(built.docs.lengths),
-      Buffer.concat([bytesOf(built.docs.inlinks), bytesOf(built.docs.pageInlinks)]),
+      blobOf(built.docs.rowIds),
+      blobOf(built.docs.lengths),
+      Buffer.concat([blobOf(built.docs.inlinks), blobOf(built.docs.pageInlinks)]),
     );
     prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(LEXICAL_FORMAT_KEY, String(LEXICAL_FORMAT));
   });
@@ -85,13 +86,13 @@ export function createLexicalIndexStore(database: Database.Database, prepare: Pr
   const stored = (at: number): Segment | undefined => {
     const row = prepare('SELECT built_version, count, row_ids, lengths, inlinks FROM lexical_docs WHERE id = 1').get() as DocsRow | undefined;
     if (row === undefined || row.built_version !== at || metaValue(LEXICAL_FORMAT_KEY) !== LEXICAL_FORMAT) return undefined;
-    const links = new Uint16Array(copy(row.inlinks));
+    const links = new Uint16Array(alignedCopy(row.inlinks));
     // An older citedocs may have rewritten the row since: its layout shows in the length.
     if (links.length !== row.count * 2) return undefined;
     const docs: SegmentDocs = {
       count: row.count,
-      rowIds: new Float64Array(copy(row.row_ids)),
-      lengths: new Uint16Array(copy(row.lengths)),
+      rowIds: new Float64Array(alignedCopy(row.row_ids)),
+      lengths: new Uint16Array(alignedCopy(row.lengths)),
       inlinks: links.subarray(0, row.count),
       pageInlinks: links.subarray(row.count),
     };
@@ -133,15 +134,4 @@ export function createLexicalIndexStore(database: Database.Database, prepare: Pr
       prepare(`INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`).run(CHUNKS_VERSION_KEY);
     },
   };
-}
-
-function bytesOf(array: Float64Array | Uint16Array): Buffer {
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-}
-
-/** A copy with its own aligned buffer (a Buffer from SQLite may start at any offset). */
-function copy(bytes: Buffer): ArrayBuffer {
-  const buffer = new ArrayBuffer(bytes.length);
-  new Uint8Array(buffer).set(bytes);
-  return buffer;
 }

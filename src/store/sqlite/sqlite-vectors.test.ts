@@ -26,6 +26,16 @@ function embedAll(store: ReturnType<typeof createSqliteStore>, model: string, ve
   return pending.length;
 }
 
+/** A writable index at `path` whose page holds "zero" and "one", embedded by model "m" along axes 0 and 1. */
+function embeddedZeroOne(path: string) {
+  const writer = createSqliteStore(path, 'write');
+  const { page, chunks } = pageWith('https://d.example/a', ['zero', 'one']);
+  writer.upsertPage(page, chunks);
+  writer.vectors.useModel('m', 16);
+  embedAll(writer, 'm', (text) => axis(text === 'zero' ? 0 : 1));
+  return writer;
+}
+
 describe('SQLite vector store', () => {
   it('finds the nearest chunks by cosine similarity, exactly, best first', () => {
     const store = createSqliteStore(dbPath(), 'write');
@@ -75,11 +85,7 @@ describe('SQLite vector store', () => {
 
   it('keeps vectors across reopening, and reads them from a read-only connection', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
-    const { page, chunks } = pageWith('https://d.example/a', ['zero', 'one']);
-    writer.upsertPage(page, chunks);
-    writer.vectors.useModel('m', 16);
-    embedAll(writer, 'm', (text) => axis(text === 'zero' ? 0 : 1));
+    const writer = embeddedZeroOne(path);
     writer.close();
     const reader = createSqliteStore(path, 'read');
     expect(reader.vectors.searchVectors(axis(1), { limit: 1, coarseK: 10 }).map((hit) => hit.chunk.text)).toEqual(['one']);
@@ -114,11 +120,7 @@ describe('SQLite vector store', () => {
 
   it('packs the codes at refresh for readers to load in one look-up, and a read-only reader of a stale file still finds new vectors', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
-    const { page, chunks } = pageWith('https://d.example/a', ['zero', 'one']);
-    writer.upsertPage(page, chunks);
-    writer.vectors.useModel('m', 16);
-    embedAll(writer, 'm', (text) => axis(text === 'zero' ? 0 : 1));
+    const writer = embeddedZeroOne(path);
     expect(writer.vectors.refreshIndex()).toBe(true);
     expect(writer.vectors.refreshIndex()).toBe(false);
     const later = pageWith('https://d.example/b', ['two']);
@@ -150,11 +152,7 @@ describe('SQLite vector store', () => {
 
   it('upgrades an index whose codes lived in a sqlite-vec table: the codes are made from the stored vectors, nothing is re-embedded', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
-    const { page, chunks } = pageWith('https://d.example/a', ['zero', 'one']);
-    writer.upsertPage(page, chunks);
-    writer.vectors.useModel('m', 16);
-    embedAll(writer, 'm', (text) => axis(text === 'zero' ? 0 : 1));
+    const writer = embeddedZeroOne(path);
     writer.close();
     // The layout citedocs 0.1 wrote: no code column, codes in a vec0 table.
     const legacy = new Database(path);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { alignedCopy, blobOf } from './blobs.js';
 import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import { dot } from '../../core/vectors.js';
@@ -89,7 +90,7 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
     const cachedId = prepare('SELECT id FROM embedding_cache WHERE model = ? AND input_hash = ?').pluck();
     const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, vector_id, code) VALUES (?, ?, ?)');
     for (const row of rows) {
-      cache.run(modelId, row.inputHash, vectorBytes(row.vector));
+      cache.run(modelId, row.inputHash, blobOf(row.vector));
       link.run(row.rowId, cachedId.get(modelId, row.inputHash), signBits(row.vector));
     }
     if (rows.length > 0) codes.vectorsChanged();
@@ -171,13 +172,6 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
   };
 }
 
-function vectorBytes(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
 function vectorOf(bytes: Buffer): Float32Array {
-  // Copied: a Buffer's offset need not be 4-byte aligned.
-  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  return new Float32Array(alignedCopy(bytes));
 }
-
-

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { alignedCopy, blobOf } from './blobs.js';
 import { type CodeSegment, packCodes, signBits } from '../dense/binary-codes.js';
 import { CHUNKS_VERSION_KEY } from './lexical-index.js';
 
@@ -56,7 +57,7 @@ export function createVectorCodesStore(database: Database.Database, prepare: Pre
     ).all() as CodeRow[];
     return packCodes(
       dimension,
-      rows.map((row) => ({ rowId: row.id, code: row.code ?? signBits(floatsOf(row.vector ?? Buffer.alloc(0))) })),
+      rows.map((row) => ({ rowId: row.id, code: row.code ?? signBits(new Float32Array(alignedCopy(row.vector ?? Buffer.alloc(0)))) })),
     );
   };
 
@@ -65,8 +66,8 @@ export function createVectorCodesStore(database: Database.Database, prepare: Pre
     prepare('INSERT OR REPLACE INTO vector_codes (id, built_version, dimension, row_ids, codes) VALUES (1, ?, ?, ?, ?)').run(
       at,
       segment.dimension,
-      Buffer.from(segment.rowIds.buffer, segment.rowIds.byteOffset, segment.rowIds.byteLength),
-      Buffer.from(segment.codes.buffer, segment.codes.byteOffset, segment.codes.byteLength),
+      blobOf(segment.rowIds),
+      blobOf(segment.codes),
     );
   });
 
@@ -77,7 +78,7 @@ export function createVectorCodesStore(database: Database.Database, prepare: Pre
       | undefined;
     if (row === undefined || row.built_version !== at || row.dimension !== dimension) return undefined;
     const segment = packCodes(dimension, []);
-    return { ...segment, rowIds: new Float64Array(aligned(row.row_ids)), codes: new Uint32Array(aligned(row.codes)) };
+    return { ...segment, rowIds: new Float64Array(alignedCopy(row.row_ids)), codes: new Uint32Array(alignedCopy(row.codes)) };
   };
 
   const rebuild = (at: string, dimension: number): CodeSegment => {
@@ -108,15 +109,4 @@ export function createVectorCodesStore(database: Database.Database, prepare: Pre
 /** Whether `chunk_embeddings` has its `code` column (tables written before it do not). */
 export function hasCodeColumn(database: Database.Database): boolean {
   return (database.prepare("SELECT name FROM pragma_table_info('chunk_embeddings')").pluck().all() as string[]).includes('code');
-}
-
-function floatsOf(bytes: Buffer): Float32Array {
-  return new Float32Array(aligned(bytes));
-}
-
-/** A copy with its own aligned buffer (a Buffer from SQLite may start at any offset). */
-function aligned(bytes: Buffer): ArrayBuffer {
-  const buffer = new ArrayBuffer(bytes.length);
-  new Uint8Array(buffer).set(bytes);
-  return buffer;
 }
