@@ -227,6 +227,34 @@ describe('HTTP API', () => {
     expect(aborted).toBe(true);
   });
 
+  it('answers 503 naming the index when it cannot be read', async () => {
+    const missing = createEngine({ dbPath: '/nonexistent/citedocs-test/index.db' });
+    const base = await serve({}, missing);
+    const response = await post(base, '/search', { query: 'index' });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: 'index_unavailable', message: expect.stringMatching(/No index at \/nonexistent\/citedocs-test\/index\.db/) as string });
+    await missing.close();
+  });
+
+  it('ends a stream that fails after its first delta with an error event (a failing engine stand-in)', async () => {
+    const failing: Engine = {
+      ...engine,
+      async *askStream() {
+        yield { type: 'delta', text: 'Partial answer' };
+        throw new Error('model went away');
+      },
+    };
+    const base = await serve({}, failing);
+    const response = await post(base, '/api/chat/stream', { messages: [{ role: 'user', content: 'anything' }] });
+    expect(response.status).toBe(200);
+    const seen: Record<string, unknown>[] = [];
+    for await (const event of events(response)) seen.push(event);
+    expect(seen).toEqual([
+      { type: 'delta', text: 'Partial answer' },
+      { type: 'error', error: 'internal_error', message: 'The server failed to answer; see its log.' },
+    ]);
+  });
+
   it('GET / serves the chat page, which needs no build step', async () => {
     const base = await serve();
     const response = await fetch(`${base}/`);
