@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { webConfigSchema } from './web-config.js';
 
 /** The one source of truth for every knob and its default. Units are in the names. */
 export const configSchema = z.strictObject({
@@ -247,6 +248,7 @@ export const configSchema = z.strictObject({
       userTemplate: z.string().includes('{{sources}}').includes('{{question}}').optional(),
     })
     .prefault({}),
+  web: webConfigSchema,
 });
 
 export type CitedocsConfig = z.output<typeof configSchema>;

@@ -3,10 +3,12 @@ import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { LookupFunction } from '../sources/web/host-guard.js';
 import type { StoreStats } from '../store/store.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
+import type { WebOptions, WebResponse } from './web-types.js';
 
 /** Pages, chunks, anchors and bytes of the index. */
 export type IndexStats = StoreStats;
@@ -92,6 +94,8 @@ export interface EngineDependencies {
   embedder?: Embedder;
   /** The LLM for query techniques instead of the configured one. */
   llm?: Llm;
+  /** Resolves the hosts of web results (tests map made-up host names to 127.0.0.1). */
+  lookup?: LookupFunction;
 }
 
 export interface Engine {
@@ -107,6 +111,8 @@ export interface Engine {
   ask(question: string, options?: AskOptions): Promise<AskResponse>;
   /** The same answer as `ask`, as it is written: text deltas (links already checked), then the response. */
   askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
+  /** The best web pages (or their best sections) for a query, within a token budget: `citedocs web`. */
+  web(query: string, options?: WebOptions): Promise<WebResponse>;
   stats(): StoreStats;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
   inspect(url: string): PageInspection | undefined;

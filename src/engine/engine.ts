@@ -5,14 +5,14 @@ import { linkIndexOfStore } from '../answer/citations/link-index.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
+import { given } from '../core/given.js';
 import { chunkUrl, type Candidate, type Tokenizer } from '../core/types.js';
 import { assertEmbedderName, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
-import { adjustedScore } from '../select/score-adjust.js';
-import { type SelectOptions, selectCandidates } from '../select/selector.js';
-import { passageSimilarity } from '../select/similarity.js';
+import { selectCandidates } from '../select/selector.js';
+import { selectionOptions } from './selection-options.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
@@ -84,7 +84,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const candidates = reranked.candidates;
     // Selection follows the reranked order (a model's judgement is not on the fused scale).
     const position = new Map(candidates.map((candidate, index) => [candidate.chunk.id, 1 - index / Math.max(candidates.length, 1)]));
-    const selection = selectCandidates(candidates, selectionOptions(store, candidates, limit, maxTokens, maxPages, (candidate) => position.get(candidate.chunk.id) ?? 0));
+    const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;
+    const selection = selectCandidates(candidates, selectionOptions(config, store, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order }));
     const warnings = [...retrieval.warnings, ...reranked.warnings];
     if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
@@ -94,38 +95,6 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
   };
 
-  const selectionOptions = (
-    store: Store,
-    candidates: readonly Candidate[],
-    limit: number,
-    maxTokens: number,
-    maxPages: number | undefined,
-    order: (candidate: Candidate) => number,
-  ): SelectOptions => {
-    const { select } = config;
-    const vectors = store.vectors.vectorsOf(candidates.map((candidate) => candidate.chunk.id));
-    const pages = new Map<string, string | undefined>();
-    const maxSelectedPages = maxPages ?? select.maxSelectedPages;
-    return {
-      limit,
-      maxTotalTokens: maxTokens,
-      similarityThreshold: select.similarityThreshold,
-      similarity: passageSimilarity(vectors),
-      score: adjustedScore(order, {
-        domainWeights: select.domainWeights,
-        freshness: select.freshness,
-        now: (dependencies.now ?? (() => new Date()))(),
-        lastModified: (url) => {
-          if (!pages.has(url)) pages.set(url, store.getPage(url)?.lastModified);
-          return pages.get(url);
-        },
-      }),
-      ...(maxSelectedPages === undefined ? {} : { maxSelectedPages }),
-      ...(select.scoreThreshold === undefined ? {} : { scoreThreshold: select.scoreThreshold }),
-    };
-  };
-
-  /** After an ingest: embeds the new and changed passages when the index has (or is to get) vectors. */
   /** After an ingest: the lexical index rebuilt once (not per page; a search would otherwise do it), then the embedding pass. */
   const finishIngest = async (report: IngestReport, options: IngestOptions): Promise<IngestReport> => {
     writer?.refreshTextIndex();
@@ -263,6 +232,35 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         if (event.type === 'delta') yield event;
         else yield { type: 'done', response: { answer: event.answer, citations: event.citations, warnings: event.warnings, ...explained } };
       }
+    },
+
+    async web(query, options = {}) {
+      const { findWebDocs } = await import('./web-finding.js');
+      const embedderName = config.embed.embedder;
+      const embedder = embedderName === undefined || embedderName === 'none' ? undefined : embedders.get(embedderName);
+      return findWebDocs(query, options, {
+        config,
+        tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
+        llm: llmOf,
+        ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, env: dependencies.env, now: dependencies.now }),
+        save: async (pages) => {
+          reader?.close();
+          reader = undefined;
+          try {
+            const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
+            let chunks = 0;
+            for (const { page, chunks: pageChunks } of pages) {
+              store.upsertPage(page, pageChunks, { rechunked: store.getPage(page.url)?.chunking !== page.chunking });
+              chunks += pageChunks.length;
+            }
+            await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
+            return { pages: pages.length, chunks, dbPath: config.dbPath };
+          } finally {
+            writer?.close();
+            writer = undefined;
+          }
+        },
+      });
     },
 
     stats() {

@@ -38,6 +38,22 @@ export const askRequest = z
   .transform(({ query, question, ...rest }) => ({ ...rest, question: question ?? query ?? '' }));
 export type AskRequest = z.output<typeof askRequest>;
 
+/** `citedocs web`, `POST /web`: a query searched on the web; never private hosts from the HTTP API. */
+export const webFields = {
+  ...either,
+  maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the whole output (page texts with their headers)'),
+  maxPages: positive('maxPages', 50).optional().describe('search results examined (fetched and scored) at most'),
+  maxSelectedPages: positive('maxSelectedPages', 50).optional().describe('pages returned at most'),
+  region: z.string().trim().regex(/^[a-z]{2}-[a-z]{2}$/, 'region must be a DuckDuckGo region code like us-en or wt-wt').optional().describe('search region (DuckDuckGo kl), e.g. us-en'),
+  safeSearch: z.enum(['strict', 'moderate', 'off']).optional().describe('safe search level'),
+};
+export const webRequest = z
+  .object(webFields)
+  .strict()
+  .superRefine(requireEither('query'))
+  .transform(({ query, question, ...rest }) => ({ ...rest, query: query ?? question ?? '' }));
+export type WebRequest = z.output<typeof webRequest>;
+
 const message = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string().max(20_000, 'content must be at most 20000 characters') }).strict();
 
 export const chatRequest = z
@@ -77,7 +93,4 @@ export function validRequest<Schema extends z.ZodType>(schema: Schema, value: un
   return result.data;
 }
 
-/** The fields that were given (zod's optional fields read `undefined` when absent; the engine's options must not hold it). */
-export function given<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
+export { given } from '../core/given.js';

@@ -15,18 +15,20 @@ export interface ScoreAdjustments {
  * weight and freshness. A page of unknown age counts as one half-life old.
  */
 export function adjustedScore(base: (candidate: Candidate) => number, adjustments: ScoreAdjustments): (candidate: Candidate) => number {
+  if (Object.keys(adjustments.domainWeights).length === 0 && adjustments.freshness.weight === 0) return base;
+  const factorOf = pageFactor(adjustments);
+  return (candidate) => base(candidate) * factorOf(candidate.chunk.pageUrl);
+}
+
+/** A page's multiplier: its domain weight (the longest matching host) times its freshness boost. */
+export function pageFactor(adjustments: ScoreAdjustments): (pageUrl: string) => number {
   const domains = Object.entries(adjustments.domainWeights).map(([host, weight]) => ({ host: host.toLowerCase(), weight }));
   const { weight, halfLifeDays } = adjustments.freshness;
   const cache = new Map<string, number>();
-  const factorOf = (pageUrl: string): number => {
+  return (pageUrl) => {
     let factor = cache.get(pageUrl);
     if (factor !== undefined) return factor;
-    factor = 1;
-    if (domains.length > 0) {
-      const host = hostOf(pageUrl);
-      const match = domains.filter((domain) => host === domain.host || host.endsWith(`.${domain.host}`)).sort((a, b) => b.host.length - a.host.length)[0];
-      if (match !== undefined) factor *= match.weight;
-    }
+    factor = domainWeightOf(pageUrl, domains);
     if (weight > 0) {
       const modified = Date.parse(adjustments.lastModified?.(pageUrl) ?? '');
       const ageDays = Number.isNaN(modified) ? halfLifeDays : Math.max(0, (adjustments.now.getTime() - modified) / 86_400_000);
@@ -35,8 +37,13 @@ export function adjustedScore(base: (candidate: Candidate) => number, adjustment
     cache.set(pageUrl, factor);
     return factor;
   };
-  if (domains.length === 0 && weight === 0) return base;
-  return (candidate) => base(candidate) * factorOf(candidate.chunk.pageUrl);
+}
+
+/** The weight of the longest host in `domains` that is the page's host or a parent domain of it; 1 when none is. */
+export function domainWeightOf(pageUrl: string, domains: readonly { host: string; weight: number }[]): number {
+  const host = hostOf(pageUrl);
+  const match = domains.filter((domain) => host === domain.host || host.endsWith(`.${domain.host}`)).sort((a, b) => b.host.length - a.host.length)[0];
+  return match?.weight ?? 1;
 }
 
 function hostOf(url: string): string {

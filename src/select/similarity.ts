@@ -15,7 +15,7 @@ export function passageSimilarity(vectors: ReadonlyMap<string, Float32Array>): (
   const wordsOf = (candidate: Candidate) => {
     let set = words.get(candidate.chunk.id);
     if (set === undefined) {
-      set = new Set((candidate.chunk.text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []));
+      set = wordSet(candidate.chunk.text);
       words.set(candidate.chunk.id, set);
     }
     return set;
@@ -29,7 +29,13 @@ export function passageSimilarity(vectors: ReadonlyMap<string, Float32Array>): (
   };
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+/** The distinct words of a text (three characters or more, lower-cased): what near-duplicates share. */
+export function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
+}
+
+/** Shared words over all words of the two sets. */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
   let shared = 0;
   for (const word of a) if (b.has(word)) shared += 1;

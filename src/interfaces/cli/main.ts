@@ -10,6 +10,7 @@ import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.j
 import { progressReporter } from './progress.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
+import { registerWebCommand } from './web-command.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -239,6 +240,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   });
 
   registerServeCommands(program, io, { withCommon, withEmbedder, engineFor });
+  registerWebCommand(program, io, { withCommon, withEmbedder, engineFor });
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

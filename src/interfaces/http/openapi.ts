@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { askRequest, chatRequest, searchRequest } from '../requests.js';
+import { askRequest, chatRequest, searchRequest, webRequest } from '../requests.js';
 
 const error = { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' } }, required: ['error', 'message'] };
 const errors = {
@@ -26,6 +26,13 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'The same answer as server-sent events: `delta` events, then `citations`, `warnings` and `done`',
           requestBody: body(chatRequest),
           responses: { '200': { description: 'text/event-stream of `data: {"type":…}` lines', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors },
+        },
+      },
+      '/web': {
+        post: {
+          summary: 'The best web documentation pages (or their best sections) for a query, within a token budget (the JSON of `citedocs web --json`); pages on private addresses are refused',
+          requestBody: body(webRequest),
+          responses: { '200': json('results, searched, warnings, dropped, totalTokens'), '503': { description: 'The search engine refused the search (rate limited); try again later.', content: { 'application/json': { schema: error } } }, ...errors },
         },
       },
       '/healthz': { get: { summary: 'Liveness, with the size of the index', responses: { '200': json('status, pages, chunks') } } },

@@ -61,7 +61,7 @@ describe('HTTP API', () => {
   it('GET /openapi.json describes every operation with the request schema that validates it', async () => {
     const base = await serve();
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> };
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/chat', '/api/chat/stream', '/ask', '/healthz', '/search']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/chat', '/api/chat/stream', '/ask', '/healthz', '/search', '/web']);
     expect(Object.keys(document.paths['/search']?.post?.requestBody.content['application/json']?.schema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'limit', 'maxTokens']));
   });
 

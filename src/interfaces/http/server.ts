@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { z } from 'zod';
 import { CitedocsError, StoreError, UsageError } from '../../core/errors.js';
 import type { Engine } from '../../engine/engine-types.js';
-import { askRequest, chatRequest, describeIssues, given, searchRequest } from '../requests.js';
+import { askRequest, chatRequest, describeIssues, given, searchRequest, webRequest } from '../requests.js';
+import { SearchBlockedError } from '../../sources/web/search-backend.js';
 import { CHAT_PAGE_HTML } from './chat-page.js';
 import { openApiDocument } from './openapi.js';
 import { handleMcpHttpRequest } from '../mcp/transports.js';
@@ -89,6 +90,12 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     const { query, ...rest } = parse(searchRequest, request.body);
     return engine.search(query, { ...given(rest), signal: signalOf(reply) });
   });
+  // Web results are untrusted URLs: from the API they are never fetched on private addresses, whatever the configuration says.
+  app.post('/web', async (request, reply) => {
+    authorize(request);
+    const { query, ...rest } = parse(webRequest, request.body);
+    return engine.web(query, { ...given(rest), allowPrivateHosts: false, signal: signalOf(reply) });
+  });
   app.post('/ask', async (request, reply) => {
     authorize(request);
     const { question, ...rest } = parse(askRequest, request.body);
@@ -132,6 +139,7 @@ export function httpFailure(error: unknown, timeoutMs: number): { status: number
   if (error instanceof DOMException && error.name === 'TimeoutError') return { status: 504, code: 'timeout', message: `The request took longer than ${timeoutMs} ms and was stopped.` };
   if (error instanceof StoreError) return { status: 503, code: 'index_unavailable', message: error.message };
   if (error instanceof UsageError) return { status: 400, code: 'invalid_request', message: error.message };
+  if (error instanceof SearchBlockedError) return { status: 503, code: 'search_unavailable', message: error.message };
   if (error instanceof CitedocsError) return { status: 502, code: 'upstream_failed', message: error.message };
   const fastify = error as { statusCode?: number; code?: string; message?: string };
   if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {

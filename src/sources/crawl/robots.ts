@@ -1,5 +1,5 @@
 import robotsParserModule from 'robots-parser';
-import { type FetchPageOptions, fetchPage } from './fetch-page.js';
+import { type FetchedPage, type FetchPageOptions, fetchPage } from './fetch-page.js';
 
 interface RobotsFile {
   isAllowed(url: string, userAgent?: string): boolean | undefined;
@@ -25,9 +25,23 @@ export interface RobotsPolicy {
  * user agent up to its first `/` (`citedocs/0.1 (…)` → `citedocs`), falling back to `*`.
  */
 export async function loadRobots(origin: string, options: FetchPageOptions): Promise<RobotsPolicy> {
-  const robotsUrl = new URL('/robots.txt', origin).href;
-  // Read as text whatever its media type, at most 500 KiB (RFC 9309 §2.5), at most 5 redirects.
-  const fetched = await fetchPage(robotsUrl, { ...options, maxRedirects: Math.min(options.maxRedirects, 5), maxBytes: MAX_ROBOTS_BYTES, anyType: true });
+  const fetched = await fetchPage(robotsUrlOf(origin), robotsFetchOptions(options));
+  return robotsPolicyOf(origin, fetched, options.userAgent);
+}
+
+/** Where an origin's robots.txt is. */
+export function robotsUrlOf(origin: string): string {
+  return new URL('/robots.txt', origin).href;
+}
+
+/** How robots.txt is fetched: as text whatever its media type, at most 500 KiB (RFC 9309 §2.5), at most 5 redirects. */
+export function robotsFetchOptions(options: FetchPageOptions): FetchPageOptions {
+  return { ...options, maxRedirects: Math.min(options.maxRedirects, 5), maxBytes: MAX_ROBOTS_BYTES, anyType: true };
+}
+
+/** The policy a fetched robots.txt (or the failure to fetch it) sets for `userAgent` on its origin. */
+export function robotsPolicyOf(origin: string, fetched: FetchedPage, userAgent: string): RobotsPolicy {
+  const robotsUrl = robotsUrlOf(origin);
   if (fetched.kind === 'failed') {
     // Unavailable (4xx, too many redirects, too large): no restrictions. Unreachable (5xx, network): none allowed.
     const unreachable = fetched.status === undefined ? !/redirect|over the .*limit/.test(fetched.message) : fetched.status >= 500;
@@ -39,7 +53,7 @@ export async function loadRobots(origin: string, options: FetchPageOptions): Pro
   }
   if (fetched.kind !== 'document') return { isAllowed: () => true, sitemaps: [] };
   const robots = robotsParser(robotsUrl, fetched.body);
-  const agent = options.userAgent;
+  const agent = userAgent;
   const delaySeconds = robots.getCrawlDelay(agent);
   const ownOrigin = new URL(origin).origin;
   const decisions = new Map<string, boolean>();

@@ -1,0 +1,250 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { CitedocsConfig } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { chunkUrl, type Chunk, type Page, type Tokenizer } from '../core/types.js';
+import { DEFAULT_DOMAIN_WEIGHTS } from '../core/web-config.js';
+import type { Embedder } from '../embed/embedder.js';
+import type { Llm } from '../llm/llm.js';
+import { createMemoryJudgementCache } from '../rank/judgement-cache.js';
+import { createLlmPointwiseReranker } from '../rank/llm-pointwise.js';
+import { scorePages } from '../rank/page-relevance.js';
+import { selectPages } from '../select/page-selector.js';
+import { pageFactor } from '../select/score-adjust.js';
+import { jaccard, wordSet } from '../select/similarity.js';
+import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import { createDuckDuckGoBackend } from '../sources/web/duckduckgo.js';
+import { fetchResultPages } from '../sources/web/fetch-results.js';
+import { createGuardedFetch, type LookupFunction } from '../sources/web/host-guard.js';
+import type { SearchHit } from '../sources/web/search-backend.js';
+import { openWebCache, type WebCache } from '../sources/web/web-cache.js';
+import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
+import { sectionsText, webBlock } from './web-output.js';
+import type { WebDropped, WebOptions, WebResponse, WebResult } from './web-types.js';
+
+export interface WebDependencies {
+  config: CitedocsConfig;
+  tokenizer: () => Promise<Tokenizer>;
+  llm: () => Llm | undefined;
+  /** The configured embedder, when one is: dense similarity joins the lexical score. */
+  embedder?: Embedder;
+  /** Talks to the search endpoint (an operator's choice, so not guarded). */
+  fetch?: FetchLike;
+  /** Resolves the hosts of result pages (tests map made-up names to 127.0.0.1). */
+  lookup?: LookupFunction;
+  env?: Readonly<Record<string, string | undefined>>;
+  now?: () => Date;
+  /** Stores pages in the index (`save`). */
+  save?: (pages: { page: Page; chunks: Chunk[] }[]) => Promise<{ pages: number; chunks: number; dbPath: string }>;
+}
+
+interface ExaminedPage {
+  hit: SearchHit;
+  page: Page;
+  chunks: Chunk[];
+}
+
+/**
+ * Seed 000 end to end: search the web, fetch the results politely, extract and split each
+ * page, score it by its best fragment, then keep the best pages (or their best sections) that
+ * fit the token budget, without near-duplicates, official documentation preferred.
+ */
+export async function findWebDocs(query: string, options: WebOptions, dependencies: WebDependencies): Promise<WebResponse> {
+  const text = query.trim();
+  if (text === '') throw new UsageError('The query is empty. Say what to look for, like: citedocs web "Array.prototype.flatMap"');
+  const { config } = dependencies;
+  const web = config.web;
+  const maxTokens = options.maxTokens ?? web.maxTotalTokens;
+  const maxPages = options.maxPages ?? web.maxPages;
+  const warnings: string[] = [];
+  const dropped: WebDropped[] = [];
+  const requests = { search: 0, pages: 0 };
+  const cache = (options.cache ?? web.cache.enabled) ? openWebCache(web.cache.path ?? defaultCachePath(dependencies.env), web.cache) : undefined;
+  const guarded = createGuardedFetch({ allowPrivateHosts: options.allowPrivateHosts ?? web.allowPrivateHosts, ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }) });
+  try {
+    const searched = await search(text, maxPages, options, dependencies, cache, requests, warnings);
+    const counted: FetchLike = (input, init) => {
+      requests.pages += 1;
+      return guarded.fetch(input, init);
+    };
+    const fetched = await fetchResultPages(searched.map((hit) => hit.url), {
+      fetch: counted,
+      userAgent: config.crawl.userAgent,
+      timeoutMs: web.timeoutMs,
+      maxBytes: web.maxPageBytes,
+      maxRedirects: config.crawl.maxRedirects,
+      retries: 0,
+      retryBaseDelayMs: config.crawl.retryBaseDelayMs,
+      maxRetryAfterMs: 5000,
+      concurrency: web.concurrency,
+      perHostConcurrency: web.perHostConcurrency,
+      respectRobots: web.respectRobots,
+      maxCrawlDelayMs: 5000,
+      ...(cache === undefined ? {} : { cache }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    options.signal?.throwIfAborted();
+    const tokenizer = await dependencies.tokenizer();
+    const examined = await examine(searched, fetched, config, tokenizer, dropped, dependencies.now);
+    for (const drop of dropped) if (drop.reason === 'fetch' || drop.reason === 'refused') warnings.push(`Skipped ${drop.url}: ${drop.message ?? drop.reason}`);
+    const llm = config.rerank.method === 'auto' || config.rerank.method === 'llm-pointwise' ? dependencies.llm() : undefined;
+    const scored = await scorePages(text, examined.map(({ page, chunks }) => ({ url: page.url, chunks })), {
+      ranking: { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical },
+      lexicalWeight: config.retrieve.fusion.bm25Weight,
+      denseWeight: config.retrieve.fusion.denseWeight,
+      fragmentsPerPage: web.fragmentsPerPage,
+      ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
+      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, cache: cache?.judgements ?? createMemoryJudgementCache() }) }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    warnings.push(...scored.warnings);
+
+    const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
+    const words = new Map(examined.map((entry) => [entry.page.url, wordSet(entry.page.markdown)]));
+    const factorOf = pageFactor({
+      domainWeights: { ...(web.defaultDomainWeights ? DEFAULT_DOMAIN_WEIGHTS : {}), ...web.domainWeights },
+      freshness: web.freshness,
+      now: (dependencies.now ?? (() => new Date()))(),
+      lastModified: (url) => byUrl.get(url)?.page.lastModified,
+    });
+    const textOf = (url: string, fragments?: readonly number[]) => {
+      const entry = byUrl.get(url);
+      if (entry === undefined) return '';
+      return fragments === undefined ? entry.page.markdown : sectionsText(entry.chunks, fragments);
+    };
+    // Each block is counted as rendered, with room for its number and the line joining it to the next.
+    const cost = (url: string, fragments?: readonly number[]) => tokenizer.count(webBlock(0, { url, title: byUrl.get(url)?.page.title ?? '' }, textOf(url, fragments))) + 2;
+    const selection = selectPages(
+      scored.pages.map((page) => ({ url: page.url, relevance: page.score, factor: factorOf(page.url), rank: byUrl.get(page.url)?.hit.rank ?? 0, fragmentScores: page.fragmentScores })),
+      {
+        maxTotalTokens: maxTokens,
+        maxSelectedPages: options.maxSelectedPages ?? web.maxSelectedPages,
+        scoreThreshold: web.scoreThreshold,
+        similarityThreshold: web.similarityThreshold,
+        similarity: (a, b) => jaccard(words.get(a) ?? new Set(), words.get(b) ?? new Set()),
+        cost,
+        sectionShare: 0.5,
+      },
+    );
+    dropped.push(...selection.dropped);
+    const scores = new Map(scored.pages.map((page) => [page.url, page]));
+    const results: WebResult[] = selection.selected.map((choice) => {
+      const entry = byUrl.get(choice.url) as ExaminedPage;
+      const relevance = scores.get(choice.url)?.score ?? 0;
+      const factor = factorOf(choice.url);
+      const body = textOf(choice.url, choice.fragments);
+      return {
+        url: entry.page.url,
+        title: entry.page.title,
+        snippet: entry.hit.snippet,
+        score: round(relevance * factor),
+        tokenCount: tokenizer.count(body),
+        rank: entry.hit.rank,
+        relevance,
+        why: explain(relevance, factor, scored.method, choice.fragments, entry, cost(choice.url), maxTokens),
+        text: body,
+        ...(choice.fragments === undefined ? {} : { sections: [...new Set(choice.fragments.map((index) => chunkUrl(entry.chunks[index] as Chunk)))] }),
+        ...(entry.page.lastModified === undefined ? {} : { lastModified: entry.page.lastModified }),
+      };
+    });
+    const totalTokens = tokenizer.count(results.map((result, index) => webBlock(index + 1, result, result.text)).join('\n'));
+    if (searched.length > 0 && results.length === 0) warnings.push(noneSelectedWarning(dropped, maxTokens));
+    const saved = options.save === true && dependencies.save !== undefined && results.length > 0 ? await dependencies.save(results.map((result) => byUrl.get(result.url) as ExaminedPage)) : undefined;
+    return { results, searched, warnings, dropped, totalTokens, maxTokens, scoring: scored.method, requests, ...(saved === undefined ? {} : { saved }) };
+  } finally {
+    await guarded.close();
+    cache?.close();
+  }
+}
+
+async function search(query: string, maxPages: number, options: WebOptions, dependencies: WebDependencies, cache: WebCache | undefined, requests: { search: number }, warnings: string[]): Promise<SearchHit[]> {
+  const web = dependencies.config.web;
+  const backend = createDuckDuckGoBackend({
+    searchUrl: options.searchUrl ?? web.searchUrl,
+    fetch: dependencies.fetch ?? fetch,
+    userAgent: web.searchUserAgent,
+    timeoutMs: web.timeoutMs,
+    attempts: web.searchAttempts,
+    backoffMs: web.searchBackoffMs,
+    maxBackoffMs: 30_000,
+  });
+  const region = options.region ?? web.region;
+  const safeSearch = options.safeSearch ?? web.safeSearch;
+  const key = sha256(JSON.stringify({ backend: backend.name, endpoint: backend.endpoint, query, region, safeSearch, maxPages }));
+  const stored = cache?.search(key);
+  if (stored !== undefined) return stored;
+  const outcome = await backend.search(query, { maxResults: maxPages, region, safeSearch, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  requests.search += outcome.requests;
+  warnings.push(...outcome.warnings);
+  if (outcome.hits.length === 0) warnings.push(`The web search found nothing for "${query}".`);
+  // A partial or empty answer may be the engine's bad moment: not remembered.
+  else if (outcome.warnings.length === 0) cache?.putSearch(key, outcome.hits);
+  return outcome.hits;
+}
+
+/** Extracts and splits every fetched page; failures and empty pages are dropped, each with why. */
+async function examine(searched: readonly SearchHit[], fetched: Awaited<ReturnType<typeof fetchResultPages>>, config: CitedocsConfig, tokenizer: Tokenizer, dropped: WebDropped[], now?: () => Date): Promise<ExaminedPage[]> {
+  const extract = await loadExtractor();
+  const chunk = await loadChunker();
+  const examined: ExaminedPage[] = [];
+  const seen = new Set<string>();
+  const chunking = chunkingKey(config);
+  for (const [index, result] of fetched.entries()) {
+    const hit = searched[index] as SearchHit;
+    if (result.document === undefined) {
+      dropped.push({ url: hit.url, reason: result.failure?.reason ?? 'fetch', message: result.failure?.message ?? 'not fetched' });
+      continue;
+    }
+    const { document } = result;
+    if (seen.has(document.url)) {
+      dropped.push({ url: hit.url, reason: 'duplicate', duplicateOf: document.url, similarity: 1, message: `redirects to ${document.url}, already examined` });
+      continue;
+    }
+    seen.add(document.url);
+    if (document.format === 'xml') continue;
+    const extracted = extract({ format: document.format, body: document.body }, document.url);
+    if (extracted.markdown.trim().length < 20) {
+      dropped.push({ url: document.url, reason: 'empty', message: 'no main content could be extracted (a page built by JavaScript, or a login wall)' });
+      continue;
+    }
+    const page: Page = {
+      url: document.url,
+      canonicalUrl: document.url,
+      title: extracted.title.trim() === '' ? hit.title : extracted.title,
+      markdown: extracted.markdown,
+      headings: extracted.headings,
+      anchors: extracted.anchors,
+      contentHash: sha256(`${extracted.title}\n${extracted.markdown}`),
+      fetchedAt: (now ?? (() => new Date()))().toISOString(),
+      source: 'web',
+      chunking,
+      ...(document.etag === undefined ? {} : { etag: document.etag }),
+      ...(document.lastModified === undefined ? {} : { lastModified: document.lastModified }),
+      ...(document.url === hit.url ? {} : { aliases: [hit.url] }),
+    };
+    examined.push({ hit, page, chunks: chunk(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer }) });
+  }
+  return examined;
+}
+
+function explain(relevance: number, factor: number, method: string, fragments: readonly number[] | undefined, entry: ExaminedPage, wholeCost: number, maxTokens: number): string {
+  const parts = [`relevance ${relevance.toFixed(2)} (${method}, best fragment)`];
+  if (Math.abs(factor - 1) > 1e-9) parts.push(`× ${factor.toFixed(2)} for ${new URL(entry.page.url).hostname} (domain weight, freshness)`);
+  parts.push(fragments === undefined ? 'whole page' : `its best ${fragments.length} of ${entry.chunks.length} sections: the whole page (${wholeCost} tokens) did not fit what was left of ${maxTokens}`);
+  return parts.join('; ');
+}
+
+function noneSelectedWarning(dropped: readonly WebDropped[], maxTokens: number): string {
+  const reasons = [...new Set(dropped.map((drop) => drop.reason))].join(', ');
+  return `No page was selected (${reasons || 'nothing fetched'})${dropped.some((drop) => drop.reason === 'budget') ? `; raise --max-tokens above ${maxTokens}` : ''}. See "dropped" for each page.`;
+}
+
+function defaultCachePath(env: Readonly<Record<string, string | undefined>> | undefined): string {
+  const base = env?.['XDG_CACHE_HOME'] ?? process.env['XDG_CACHE_HOME'] ?? join(env?.['HOME'] ?? homedir(), '.cache');
+  return join(base, 'citedocs', 'web-cache.db');
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

@@ -1,0 +1,84 @@
+import { type Command, Option } from 'commander';
+import type { Engine } from '../../engine/engine-types.js';
+import type { WebResponse } from '../../engine/web-types.js';
+import { webBlock } from '../../engine/web-output.js';
+import { given, validRequest, webRequest } from '../requests.js';
+import type { CliIo } from './main.js';
+import { positiveInteger } from './option-parsers.js';
+
+interface WebFlags {
+  db?: string;
+  config?: string;
+  embedder?: string;
+  json?: boolean;
+  format?: 'markdown' | 'json';
+  searchUrl?: string;
+  maxTokens?: number;
+  maxPages?: number;
+  maxSelected?: number;
+  region?: string;
+  safeSearch?: 'strict' | 'moderate' | 'off';
+  allowPrivateHosts?: boolean;
+  cache: boolean;
+  save?: boolean;
+}
+
+interface CommandKit {
+  withCommon: (command: Command) => Command;
+  withEmbedder: (command: Command) => Command;
+  engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+}
+
+/** `citedocs web <query>`: the best web documentation for a query, within a token budget (seed 000). */
+export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit): void {
+  kit
+    .withEmbedder(
+      kit.withCommon(
+        program
+          .command('web')
+          .description('search the web (DuckDuckGo) and print the best documentation pages, or their best sections, that fit a token budget')
+          .argument('<query...>', 'what to find documentation for, e.g. "Array.prototype.flatMap"'),
+      ),
+    )
+    .addOption(new Option('--format <format>', 'output: markdown (for a prompt) or json (same as --json)').choices(['markdown', 'json']))
+    .option('--search-url <url>', 'the DuckDuckGo HTML endpoint, or a server answering like it (default web.searchUrl)')
+    .option('--max-tokens <n>', 'token budget of the whole output (default 6000)', positiveInteger)
+    .option('--max-pages <n>', 'search results examined at most (default 10)', positiveInteger)
+    .option('--max-selected <n>', 'pages returned at most (default 5)', positiveInteger)
+    .option('--region <code>', 'search region, e.g. us-en (default: none)')
+    .addOption(new Option('--safe-search <level>', 'safe search').choices(['strict', 'moderate', 'off']))
+    .option('--allow-private-hosts', 'also fetch results on loopback/private addresses (off: refused, as URLs from a search are untrusted)')
+    .option('--no-cache', 'neither read nor fill the cache of searches and pages')
+    .option('--save', 'also store the selected pages in the index (--db), so ask and search use them')
+    .action(async (words: string[], options: WebFlags) => {
+      const { query, ...request } = validRequest(webRequest, {
+        query: words.join(' '),
+        maxTokens: options.maxTokens,
+        maxPages: options.maxPages,
+        maxSelectedPages: options.maxSelected,
+        region: options.region,
+        safeSearch: options.safeSearch,
+      });
+      const engine = kit.engineFor(options);
+      try {
+        const response = await engine.web(query, {
+          ...given(request),
+          ...given({ searchUrl: options.searchUrl, allowPrivateHosts: options.allowPrivateHosts, save: options.save, signal: io.signal }),
+          ...(options.cache === false ? { cache: false } : {}),
+        });
+        if (options.json === true || options.format === 'json') io.stdout(`${JSON.stringify(response, null, 2)}\n`);
+        else {
+          io.stdout(formatWebMarkdown(response));
+          for (const warning of response.warnings) io.stderr(`warning: ${warning}\n`);
+          io.stderr(`${response.results.length} of ${response.searched.length} results selected, ${response.totalTokens} of ${response.maxTokens} tokens${response.saved === undefined ? '' : `; saved ${response.saved.pages} pages to ${response.saved.dbPath}`}.\n`);
+        }
+      } finally {
+        await engine.close();
+      }
+    });
+}
+
+/** The selection as Markdown for a prompt: each page's block, numbered in order; nothing else, so it is within the budget. */
+export function formatWebMarkdown(response: WebResponse): string {
+  return response.results.map((result, index) => webBlock(index + 1, result, result.text)).join('\n');
+}

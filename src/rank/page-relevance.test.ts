@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../core/config.js';
+import type { Chunk } from '../core/types.js';
+import type { Embedder } from '../embed/embedder.js';
+import { llmOn, pointwiseJudge } from '../testing/fake-judges.js';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
+import { createMemoryJudgementCache } from './judgement-cache.js';
+import { createLlmPointwiseReranker } from './llm-pointwise.js';
+import { type PageScoringOptions, scorePages } from './page-relevance.js';
+
+const servers: FakeOpenAiServer[] = [];
+afterEach(async () => Promise.all(servers.splice(0).map((server) => server.close())));
+
+function chunk(url: string, text: string, index: number): Chunk {
+  return { id: `${url}#${index}`, pageUrl: url, pageTitle: 'Page', headingPath: [], text, tokenCount: 10, contentHash: `${url}${index}` };
+}
+
+const pages = [
+  { url: 'https://a.test/flatmap', chunks: [chunk('https://a.test/flatmap', 'Introduction to arrays.', 0), chunk('https://a.test/flatmap', 'The flatMap method maps then flattens.', 1)] },
+  { url: 'https://b.test/graphs', chunks: [chunk('https://b.test/graphs', 'Graph databases store nodes.', 0)] },
+];
+
+const base: PageScoringOptions = { ranking: { fieldWeights: DEFAULT_CONFIG.retrieve.fieldWeights, ...DEFAULT_CONFIG.retrieve.lexical }, lexicalWeight: 1, denseWeight: 0.3, fragmentsPerPage: 2 };
+
+describe('scorePages', () => {
+  it("scores a page by its best fragment's lexical coverage when no model is configured", async () => {
+    const { pages: scored, method } = await scorePages('flatMap flattens', pages, base);
+    expect(method).toBe('lexical');
+    expect(scored[0]?.fragmentScores[0]).toBe(0);
+    expect(scored[0]?.score).toBe(scored[0]?.fragmentScores[1]);
+    expect(scored[0]?.score).toBeGreaterThan(0.2);
+    expect(scored[1]?.score).toBe(0);
+  });
+
+  it('joins dense similarity to the lexical score when an embedder is configured', async () => {
+    // A fake embedder: texts about graphs point one way, everything else the other.
+    const embedder: Embedder = {
+      modelId: 'fake',
+      maxBatchSize: 16,
+      dimension: async () => 2,
+      embed: async ({ texts }) => texts.map((text) => (/graph/i.test(text) ? new Float32Array([1, 0]) : new Float32Array([0, 1]))),
+      close: async () => undefined,
+    };
+    const lexical = await scorePages('flatMap flattens', pages, base);
+    const hybrid = await scorePages('flatMap flattens', pages, { ...base, embedder });
+    expect(hybrid.method).toBe('hybrid');
+    // The query embeds like the non-graph texts: the graph page stays 0, the fragments without a term gain.
+    expect(hybrid.pages[1]?.score).toBe(0);
+    expect(hybrid.pages[0]?.fragmentScores[0]).toBeGreaterThan(0);
+    expect(hybrid.pages[0]?.score).not.toBe(lexical.pages[0]?.score);
+  });
+
+  it("uses the LLM's pointwise scores (fake OpenAI-compatible server), page = best fragment, and remembers them", async () => {
+    const server = await startFakeOpenAiServer({ chat: pointwiseJudge((body) => (body.includes('Graph') ? 0.9 : body.includes('flatMap') ? 0.4 : 0.1)) });
+    servers.push(server);
+    const cache = createMemoryJudgementCache();
+    const reranker = createLlmPointwiseReranker({ llm: llmOn(server), cache });
+    const judged = await scorePages('graph storage', pages, { ...base, reranker });
+    expect(judged.method).toBe('llm-pointwise');
+    expect(judged.pages.map((page) => page.score)).toEqual([0.4, 0.9]);
+    const calls = server.requests.length;
+    await scorePages('graph storage', pages, { ...base, reranker });
+    expect(server.requests.length).toBe(calls);
+  });
+
+  it('falls back to lexical scores with a warning when the LLM fails (fake server answering 500)', async () => {
+    const server = await startFakeOpenAiServer({ chat: () => ({ status: 500, body: 'down' }) });
+    servers.push(server);
+    const reranker = createLlmPointwiseReranker({ llm: llmOn(server, { retries: 0 }) });
+    const result = await scorePages('flatMap flattens', pages, { ...base, reranker });
+    expect(result.method).toBe('lexical');
+    expect(result.warnings.join(' ')).toMatch(/llm-pointwise/);
+    expect(result.pages[0]?.score).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,120 @@
+import { describeCause } from '../../core/errors.js';
+import { abortableSleep, backoffMs, parseRetryAfter } from '../../core/retry.js';
+import type { FetchLike } from '../crawl/fetch-page.js';
+import { type ParsedResultsPage, parseDuckDuckGoHtml } from './duckduckgo-html.js';
+import { type SafeSearch, type SearchBackend, SearchBlockedError, type SearchHit, type WebSearchOptions, type WebSearchOutcome } from './search-backend.js';
+
+export const DUCKDUCKGO_HTML_URL = 'https://html.duckduckgo.com/html/';
+
+export interface DuckDuckGoOptions {
+  /** The HTML endpoint (tests point it at 127.0.0.1). */
+  searchUrl?: string;
+  fetch: FetchLike;
+  userAgent: string;
+  timeoutMs: number;
+  /** Tries per results page when DuckDuckGo rate limits or is unreachable (at least 1). */
+  attempts: number;
+  /** The first wait before trying again; it doubles each time. A Retry-After is honoured up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const SAFE_SEARCH: Record<SafeSearch, string> = { strict: '1', moderate: '-1', off: '-2' };
+const RESULTS_PER_PAGE = 10;
+const MAX_BODY_CHARS = 5_000_000;
+
+type PageAnswer = { kind: 'page'; page: ParsedResultsPage } | { kind: 'refused'; message: string; retryAfterMs?: number };
+
+/**
+ * DuckDuckGo's HTML endpoint: the first page by GET `?q=`, later ones by POSTing the page's
+ * "Next" form, until `maxResults` results or the last page. A bot challenge, a 429 or an
+ * unreachable endpoint is tried again after a growing pause, a bounded number of times; the
+ * loop also ends when a page adds no new result, so a server that repeats itself cannot
+ * keep it going.
+ */
+export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBackend {
+  const searchUrl = options.searchUrl ?? DUCKDUCKGO_HTML_URL;
+  const sleep = options.sleep ?? abortableSleep;
+  const attempts = Math.max(1, options.attempts);
+
+  async function request(form: URLSearchParams, first: boolean, signal: AbortSignal | undefined): Promise<PageAnswer> {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const url = first ? withQuery(searchUrl, form) : searchUrl;
+    let response: Response;
+    try {
+      response = await options.fetch(url, {
+        method: first ? 'GET' : 'POST',
+        headers: { 'user-agent': options.userAgent, accept: 'text/html', ...(first ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+        ...(first ? {} : { body: form.toString() }),
+        signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
+      });
+    } catch (error) {
+      if (signal?.aborted === true) throw signal.reason;
+      return { kind: 'refused', message: `${searchUrl} could not be reached: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}` };
+    }
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    const refused = (message: string): PageAnswer => ({ kind: 'refused', message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+    if (response.status === 429 || response.status === 403 || response.status >= 500) {
+      await response.body?.cancel();
+      return refused(`${searchUrl} answered HTTP ${response.status}${response.status === 429 ? ' (too many requests)' : ''}`);
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      return refused(`${searchUrl} answered HTTP ${response.status}`);
+    }
+    const body = (await response.text()).slice(0, MAX_BODY_CHARS);
+    const page = parseDuckDuckGoHtml(body, url);
+    if (page.kind === 'blocked') return refused(`${page.reason}${response.status === 202 ? ' with HTTP 202' : ''}: it is rate limiting this address`);
+    return { kind: 'page', page };
+  }
+
+  return {
+    name: 'duckduckgo-html',
+    endpoint: searchUrl,
+    async search(query: string, search: WebSearchOptions): Promise<WebSearchOutcome> {
+      const hits: SearchHit[] = [];
+      const warnings: string[] = [];
+      const seen = new Set<string>();
+      let requests = 0;
+      let form = new URLSearchParams({ q: query, kl: search.region ?? 'wt-wt', kp: SAFE_SEARCH[search.safeSearch ?? 'moderate'] });
+      const maxRequests = Math.ceil(search.maxResults / RESULTS_PER_PAGE) + 2;
+      for (let pageIndex = 0; hits.length < search.maxResults && pageIndex < maxRequests; pageIndex += 1) {
+        let answer: PageAnswer | undefined;
+        for (let attempt = 0; attempt < attempts; attempt += 1) {
+          requests += 1;
+          answer = await request(form, pageIndex === 0, search.signal);
+          if (answer.kind === 'page' || attempt === attempts - 1) break;
+          const wait = Math.min(answer.retryAfterMs ?? backoffMs(options.backoffMs, attempt), options.maxBackoffMs);
+          await sleep(wait, search.signal);
+        }
+        if (answer === undefined || answer.kind === 'refused') {
+          const message = `${answer?.message ?? 'no answer'} (${attempts} ${attempts === 1 ? 'try' : 'tries'})`;
+          if (hits.length === 0) {
+            const retryAfter = answer?.kind === 'refused' && answer.retryAfterMs !== undefined ? Math.ceil(answer.retryAfterMs / 1000) : undefined;
+            throw new SearchBlockedError(`The web search failed: ${message}. Wait a few minutes and try again, or set web.searchUrl to another DuckDuckGo-compatible endpoint.`, retryAfter);
+          }
+          warnings.push(`The web search stopped after ${hits.length} results: ${message}.`);
+          break;
+        }
+        const { page } = answer;
+        if (page.kind !== 'results') break;
+        const before = hits.length;
+        for (const hit of page.hits) {
+          if (seen.has(hit.url) || hits.length >= search.maxResults) continue;
+          seen.add(hit.url);
+          hits.push({ ...hit, rank: hits.length + 1 });
+        }
+        if (page.next === undefined || hits.length === before) break;
+        form = new URLSearchParams({ ...page.next, kp: form.get('kp') ?? SAFE_SEARCH.moderate });
+      }
+      return { hits, warnings, requests };
+    },
+  };
+}
+
+function withQuery(base: string, form: URLSearchParams): string {
+  const url = new URL(base);
+  for (const [name, value] of form) url.searchParams.set(name, value);
+  return url.href;
+}
