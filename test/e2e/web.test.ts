@@ -115,6 +115,21 @@ describe('web documentation finder', () => {
     }
   });
 
+  it('with save, stores the selected pages in the index with their anchors, so ask cites them', async () => {
+    const { web, url } = await flatmapWeb();
+    const dir = mkdtempSync(join(tmpdir(), 'citedocs-web-save-'));
+    const engine = engineFor(web, dir);
+    try {
+      const response = await engine.web('Array.prototype.flatMap', { allowPrivateHosts: true, searchUrl: web.searchUrl, save: true });
+      expect(response.saved).toMatchObject({ pages: response.results.length, dbPath: join(dir, 'index.db') });
+      expect(engine.inspect(url('official'))?.anchors).toEqual(expect.arrayContaining(['syntax', 'parameters', 'return-value']));
+      const answer = await engine.ask('what does flatMap return?');
+      expect(answer.citations.map((citation) => citation.url)).toContainEqual(expect.stringContaining(new URL(url('official')).host));
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('refuses result URLs that resolve to private addresses unless allowPrivateHosts is set, and never connects to them', async () => {
     const { web } = await flatmapWeb();
     const engine = engineFor(web);

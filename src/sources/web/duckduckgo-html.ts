@@ -57,6 +57,8 @@ export function resultTarget(href: string | undefined, pageUrl: string): string 
     } catch {
       return undefined;
     }
+    // An ad is a redirect to DuckDuckGo's own click tracker.
+    if (isDuckDuckGo(link.hostname)) return undefined;
   }
   if (link.protocol !== 'http:' && link.protocol !== 'https:') return undefined;
   return link.href;

@@ -22,7 +22,7 @@ export interface DuckDuckGoOptions {
 
 const SAFE_SEARCH: Record<SafeSearch, string> = { strict: '1', moderate: '-1', off: '-2' };
 const RESULTS_PER_PAGE = 10;
-const MAX_BODY_CHARS = 5_000_000;
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 type PageAnswer = { kind: 'page'; page: ParsedResultsPage } | { kind: 'refused'; message: string; retryAfterMs?: number };
 
@@ -63,7 +63,13 @@ export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBacke
       await response.body?.cancel();
       return refused(`${searchUrl} answered HTTP ${response.status}`);
     }
-    const body = (await response.text()).slice(0, MAX_BODY_CHARS);
+    let body: string;
+    try {
+      body = await readText(response, MAX_BODY_BYTES);
+    } catch (error) {
+      if (signal?.aborted === true) throw signal.reason;
+      return refused(`${searchUrl} failed while sending its page: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}`);
+    }
     const page = parseDuckDuckGoHtml(body, url);
     if (page.kind === 'blocked') return refused(`${page.reason}${response.status === 202 ? ' with HTTP 202' : ''}: it is rate limiting this address`);
     return { kind: 'page', page };
@@ -111,6 +117,25 @@ export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBacke
       return { hits, warnings, requests };
     },
   };
+}
+
+/** The body as text, read no further than `maxBytes` (a results page is some 40 KB). */
+async function readText(response: Response, maxBytes: number): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
 
 function withQuery(base: string, form: URLSearchParams): string {

@@ -20,7 +20,7 @@ export class PrivateHostError extends CitedocsError {
 /**
  * Why an address may not be fetched for an untrusted URL (`loopback`, `private`, `linkLocal` —
  * which holds the cloud metadata address 169.254.169.254 — `uniqueLocal`, …), or undefined for
- * a public unicast address. IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ * a public unicast address. IPv6 addresses that carry an IPv4 address are judged as that address.
  */
 export function forbiddenRange(address: string): string | undefined {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -29,7 +29,13 @@ export function forbiddenRange(address: string): string | undefined {
   } catch {
     return 'unparsable';
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // ::ffff:a.b.c.d (mapped) and the deprecated ::a.b.c.d (compatible) carry an IPv4 address.
+    const parts = v6.parts;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else if (parts.slice(0, 6).every((part) => part === 0) && ((parts[6] ?? 0) !== 0 || (parts[7] ?? 0) > 1)) parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+  }
   const range = parsed.range();
   return range === 'unicast' ? undefined : range;
 }

@@ -55,13 +55,13 @@ export function openWebCache(path: string, options: WebCacheOptions): WebCache {
       database.close();
       throw new StoreError(`${path} is not a citedocs web cache (it holds other tables). Set web.cache.path to another file.`, path);
     }
-    database.pragma('journal_mode = WAL');
-    database.exec(SCHEMA);
-    const format = database.prepare("SELECT value FROM cache_meta WHERE key = 'format'").pluck().get() as string | undefined;
+    const format = tables.includes('cache_meta') ? (database.prepare("SELECT value FROM cache_meta WHERE key = 'format'").pluck().get() as string | undefined) : undefined;
     if (format !== undefined && Number(format) > FORMAT) {
       database.close();
       throw new StoreError(`The web cache ${path} was written by a newer citedocs. Upgrade citedocs, or delete the file (it is only a cache).`, path);
     }
+    database.pragma('journal_mode = WAL');
+    database.exec(SCHEMA);
     database.prepare("INSERT OR IGNORE INTO cache_meta (key, value) VALUES ('format', ?)").run(String(FORMAT));
   } catch (error) {
     if (error instanceof StoreError) throw error;
