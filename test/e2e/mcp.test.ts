@@ -3,6 +3,8 @@
  * over streamable HTTP against `/mcp` of the HTTP server. Every tool is listed and called, and no
  * tool's text counts more tokens than the `maxTokens` it was given.
  */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,6 +15,7 @@ import type { Tokenizer } from '../../src/core/types.js';
 import { createEngine } from '../../src/engine/engine.js';
 import type { Engine } from '../../src/engine/engine-types.js';
 import { createHttpServer } from '../../src/interfaces/http/server.js';
+import { capturedResultsPage, capturedTargets, type FakeWeb, rewriteTargets, startFakeWeb } from '../../src/testing/fake-web.js';
 import { indexFixtureSite } from '../../src/testing/fixture-index.js';
 import type { StaticServer } from '../../src/testing/static-server.js';
 import { loadTokenizer } from '../../src/tokenize/tokenizer.js';
@@ -24,6 +27,7 @@ let dbPath: string;
 let engine: Engine;
 let http: FastifyInstance;
 let tokenizer: Tokenizer;
+let web: FakeWeb;
 const clients: Record<'stdio' | 'http', Client> = {} as Record<'stdio' | 'http', Client>;
 
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
@@ -31,11 +35,17 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.cont
 beforeAll(async () => {
   ({ site, dbPath } = await indexFixtureSite('citedocs-mcp-'));
   tokenizer = await loadTokenizer('o200k_base');
+  // A DuckDuckGo stand-in whose results lead to 127.0.0.1: find_web_docs must refuse them.
+  const captured = capturedResultsPage();
+  web = await startFakeWeb(rewriteTargets(captured, new Map(capturedTargets(captured).map((target, index) => [target, `http://127.0.0.1:1/page${index}`]))), {});
+  const settings = { web: { searchUrl: web.searchUrl, allowPrivateHosts: true, cache: { enabled: false } } };
+  const config = join(dirname(dbPath), 'citedocs.config.json');
+  writeFileSync(config, JSON.stringify(settings));
 
   clients.stdio = new Client({ name: 'citedocs-test', version: '1.0.0' });
-  await clients.stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'mcp', '--db', dbPath], cwd: ROOT, stderr: 'pipe' }));
+  await clients.stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'mcp', '--db', dbPath, '--config', config], cwd: ROOT, stderr: 'pipe' }));
 
-  engine = createEngine({ dbPath });
+  engine = createEngine({ dbPath, ...settings });
   http = await createHttpServer(engine);
   const base = await http.listen({ host: '127.0.0.1', port: 0 });
   clients.http = new Client({ name: 'citedocs-test', version: '1.0.0' });
@@ -47,14 +57,15 @@ afterAll(async () => {
   await http.close();
   await engine.close();
   await site.close();
+  await web.close();
 });
 
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
   const client = () => clients[transport];
 
-  it('lists the four tools, each taking maxTokens', async () => {
+  it('lists the five tools, each taking maxTokens', async () => {
     const { tools } = await client().listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'get_page', 'list_sources', 'search_docs']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_page', 'list_sources', 'search_docs']);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('maxTokens');
   });
 
@@ -102,6 +113,15 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     const text = textOf(await client().callTool({ name: 'list_sources', arguments: { maxTokens: 100 } }));
     expect(text).toMatch(new RegExp(`- ${site.url}docs/ \\(\\d+ pages\\)`));
     expect(tokenizer.count(text)).toBeLessThanOrEqual(100);
+  });
+
+  it('find_web_docs searches the web and never fetches a result on a private address, even when the configuration allows it', async () => {
+    const result = await client().callTool({ name: 'find_web_docs', arguments: { query: 'Array.prototype.flatMap', maxPages: 3, maxTokens: 200 } });
+    const text = textOf(result);
+    expect(result.isError).toBeFalsy();
+    expect(text).toMatch(/No web page was selected for "Array\.prototype\.flatMap" \(3 search results examined\)/);
+    expect(text).toMatch(/refused 127\.0\.0\.1: it is a loopback address/);
+    expect(tokenizer.count(text)).toBeLessThanOrEqual(200);
   });
 
   it('refuses invalid arguments with a tool error naming the field', async () => {

@@ -4,11 +4,12 @@ import type { z } from 'zod';
 import type { Tokenizer } from '../../core/types.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { loadTokenizer } from '../../tokenize/tokenizer.js';
-import { askFields, askRequest, describeIssues, getPageFields, getPageRequest, given, listSourcesFields, listSourcesRequest, searchFields, searchRequest } from '../requests.js';
+import { askFields, askRequest, describeIssues, getPageFields, getPageRequest, given, listSourcesFields, listSourcesRequest, searchFields, searchRequest, webFields, webRequest } from '../requests.js';
+import { webBlock } from '../../engine/web-output.js';
 import { fitBlocks } from './fit.js';
 
 /** Output budgets when the caller gives none. */
-const DEFAULT_TOKENS = { search: 4000, ask: 2000, page: 4000, sources: 1000 } as const;
+const DEFAULT_TOKENS = { search: 4000, ask: 2000, page: 4000, sources: 1000, web: 6000 } as const;
 
 /**
  * The MCP server for coding agents: the index's search, answers, pages and sources as tools.
@@ -69,6 +70,26 @@ export function createMcpServer(engine: Engine): McpServer {
       inputSchema: getPageFields,
     },
     tool(getPageRequest, ({ url, maxTokens }, tokenizer) => Promise.resolve(pageText(engine, url, maxTokens ?? DEFAULT_TOKENS.page, tokenizer))),
+  );
+
+  server.registerTool(
+    'find_web_docs',
+    {
+      title: 'Find documentation on the web',
+      description:
+        'Searches the web (DuckDuckGo), reads the results and returns the best documentation pages, or their best sections, for a query such as an API name, within maxTokens, official documentation first and without near-duplicate copies. For when the index does not hold the docs you need.',
+      inputSchema: webFields,
+    },
+    tool(webRequest, async ({ query, maxTokens, ...rest }, tokenizer) => {
+      const budget = maxTokens ?? DEFAULT_TOKENS.web;
+      const header = `Web documentation for "${query}" (best first):`;
+      // Result URLs are untrusted: never fetched on private addresses from MCP, whatever the configuration says.
+      const response = await engine.web(query, { ...given(rest), maxTokens: Math.max(1, budget - tokenizer.count(header) - 2), allowPrivateHosts: false });
+      const blocks = response.results.map((result, index) => webBlock(index + 1, result, result.text));
+      const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
+      if (blocks.length === 0) return fitBlocks(`No web page was selected for "${query}" (${response.searched.length} search results examined).${warnings}`, [], budget, tokenizer).text;
+      return fitBlocks(header, blocks, budget, tokenizer).text;
+    }),
   );
 
   server.registerTool(
