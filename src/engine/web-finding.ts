@@ -61,7 +61,8 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
   const dropped: WebDropped[] = [];
   const requests = { search: 0, pages: 0 };
   const cache = (options.cache ?? web.cache.enabled) ? openWebCache(web.cache.path ?? defaultCachePath(dependencies.env), web.cache) : undefined;
-  const guarded = createGuardedFetch({ allowPrivateHosts: options.allowPrivateHosts ?? web.allowPrivateHosts, ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }) });
+  const allowPrivateHosts = options.allowPrivateHosts ?? web.allowPrivateHosts;
+  const guarded = createGuardedFetch({ allowPrivateHosts, ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }) });
   try {
     const searched = await search(text, maxPages, options, dependencies, cache, requests, warnings);
     const counted: FetchLike = (input, init) => {
@@ -81,6 +82,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
       perHostConcurrency: web.perHostConcurrency,
       respectRobots: web.respectRobots,
       maxCrawlDelayMs: 5000,
+      guarded: !allowPrivateHosts,
       ...(cache === undefined ? {} : { cache }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -95,6 +97,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
       denseWeight: config.retrieve.fusion.denseWeight,
       fragmentsPerPage: web.fragmentsPerPage,
       ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
+      ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
       ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, cache: cache?.judgements ?? createMemoryJudgementCache() }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });

@@ -32,7 +32,7 @@ describe('scorePages', () => {
     expect(scored[1]?.score).toBe(0);
   });
 
-  it('joins dense similarity to the lexical score when an embedder is configured', async () => {
+  it('joins dense similarity to the lexical score when an embedder is configured, and reuses cached vectors', async () => {
     // A fake embedder: texts about graphs point one way, everything else the other.
     const embedder: Embedder = {
       modelId: 'fake',
@@ -42,7 +42,15 @@ describe('scorePages', () => {
       close: async () => undefined,
     };
     const lexical = await scorePages('flatMap flattens', pages, base);
-    const hybrid = await scorePages('flatMap flattens', pages, { ...base, embedder });
+    const stored = new Map<string, Float32Array>();
+    const vectorCache = { get: (key: string) => stored.get(key), set: (key: string, vector: Float32Array) => void stored.set(key, vector) };
+    let calls = 0;
+    const counting: Embedder = { ...embedder, embed: async (request) => ((calls += 1), embedder.embed(request)) };
+    const hybrid = await scorePages('flatMap flattens', pages, { ...base, embedder: counting, vectorCache });
+    expect(calls).toBe(2);
+    // Again, with the vectors cached: the embedder is not called.
+    expect((await scorePages('flatMap flattens', pages, { ...base, embedder: counting, vectorCache })).pages).toEqual(hybrid.pages);
+    expect(calls).toBe(2);
     expect(hybrid.method).toBe('hybrid');
     // The query embeds like the non-graph texts: the graph page stays 0, the fragments without a term gain.
     expect(hybrid.pages[1]?.score).toBe(0);
@@ -61,6 +69,19 @@ describe('scorePages', () => {
     const calls = server.requests.length;
     await scorePages('graph storage', pages, { ...base, reranker });
     expect(server.requests.length).toBe(calls);
+  });
+
+  it('keeps the lexical score of a page the LLM gave no score (an unparsable reply for its batch), with a warning', async () => {
+    const server = await startFakeOpenAiServer({ chat: (body) => (JSON.stringify(body).includes('Graph') ? 'no idea' : JSON.stringify({ scores: [0.8] })) });
+    servers.push(server);
+    const reranker = createLlmPointwiseReranker({ llm: llmOn(server), batchSize: 1 });
+    const lexical = await scorePages('graph nodes', pages, base);
+    const judged = await scorePages('graph nodes', pages, { ...base, reranker, fragmentsPerPage: 1 });
+    expect(judged.method).toBe('llm-pointwise');
+    expect(judged.pages[0]?.score).toBe(0.8);
+    expect(judged.pages[1]?.score).toBe(lexical.pages[1]?.score);
+    expect(judged.pages[1]?.score).toBeGreaterThan(0);
+    expect(judged.warnings.join(' ')).toMatch(/gave 1 page no score; it was scored lexically: https:\/\/b\.test\/graphs/);
   });
 
   it('falls back to lexical scores with a warning when the LLM fails (fake server answering 500)', async () => {

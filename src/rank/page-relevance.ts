@@ -1,3 +1,4 @@
+import { sha256 } from '../core/hash.js';
 import type { Candidate, Chunk, LexicalRanking } from '../core/types.js';
 import { dot } from '../core/vectors.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -31,6 +32,8 @@ export interface PageScoringOptions {
   reranker?: Reranker;
   /** Fragments per page the LLM judges (the best by lexical coverage). */
   fragmentsPerPage: number;
+  /** Vectors kept across runs (by model, mode and text), so a repeated query calls no embedding API. */
+  vectorCache?: { get(key: string): Float32Array | undefined; set(key: string, vector: Float32Array): void };
   signal?: AbortSignal;
 }
 
@@ -46,8 +49,8 @@ export async function scorePages(query: string, pages: readonly PageToScore[], o
   let method: ScoringMethod = 'lexical';
   if (options.embedder !== undefined && chunks.length > 0) {
     try {
-      const [queryVector] = await options.embedder.embed({ texts: [query], mode: 'query', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
-      const vectors = await options.embedder.embed({ texts: chunks.map((chunk) => embeddingInput(chunk)), mode: 'passage', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
+      const [queryVector] = await embedCached(options.embedder, [query], 'query', options);
+      const vectors = await embedCached(options.embedder, chunks.map((chunk) => embeddingInput(chunk)), 'passage', options);
       const total = options.lexicalWeight + options.denseWeight;
       if (queryVector !== undefined && total > 0) {
         scores = scores.map((coverage, index) => {
@@ -98,20 +101,48 @@ async function judge(query: string, pages: readonly PageToScore[], lexical: read
     const result = await reranker.rerank({ query, candidates, ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
     warnings.push(...result.warnings);
     const scores = new Array<number>(lexical.length).fill(0);
-    let judged = 0;
+    const judgedPages = new Set<string>();
     for (const candidate of result.candidates) {
       const index = positions.get(candidate.chunk.id);
       if (index === undefined || candidate.scores.rerank === undefined) continue;
       scores[index] = candidate.scores.rerank;
-      judged += 1;
+      judgedPages.add(candidate.chunk.pageUrl);
     }
-    if (judged > 0) return scores;
+    if (judgedPages.size > 0) {
+      // A page the model gave no score (a reply that did not parse) keeps its lexical scores.
+      let start = 0;
+      const unjudged: string[] = [];
+      for (const page of pages) {
+        if (!judgedPages.has(page.url)) {
+          for (let index = start; index < start + page.chunks.length; index += 1) scores[index] = lexical[index] as number;
+          unjudged.push(page.url);
+        }
+        start += page.chunks.length;
+      }
+      if (unjudged.length > 0) warnings.push(`${reranker.name} gave ${unjudged.length} page${unjudged.length === 1 ? '' : 's'} no score; ${unjudged.length === 1 ? 'it was' : 'they were'} scored lexically: ${unjudged.join(', ')}.`);
+      return scores;
+    }
     warnings.push(`${reranker.name} scored no fragment; pages were scored lexically.`);
   } catch (error) {
     if (options.signal?.aborted === true) throw error;
     warnings.push(`${reranker.name} failed (${error instanceof Error ? error.message : String(error)}); pages were scored lexically.`);
   }
   return undefined;
+}
+
+/** Vectors for the texts, from the cache where it has them; only the missing ones are embedded. */
+async function embedCached(embedder: Embedder, texts: readonly string[], mode: 'query' | 'passage', options: PageScoringOptions): Promise<(Float32Array | undefined)[]> {
+  const keys = texts.map((text) => sha256(`${embedder.modelId}\n${mode}\n${text}`));
+  const vectors = keys.map((key) => options.vectorCache?.get(key));
+  const missing = vectors.flatMap((vector, index) => (vector === undefined ? [index] : []));
+  if (missing.length === 0) return vectors;
+  const embedded = await embedder.embed({ texts: missing.map((index) => texts[index] as string), mode, ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
+  missing.forEach((index, position) => {
+    const vector = embedded[position];
+    vectors[index] = vector;
+    if (vector !== undefined) options.vectorCache?.set(keys[index] as string, vector);
+  });
+  return vectors;
 }
 
 function round(value: number): number {

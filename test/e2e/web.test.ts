@@ -130,15 +130,18 @@ describe('web documentation finder', () => {
     }
   });
 
-  it('refuses result URLs that resolve to private addresses unless allowPrivateHosts is set, and never connects to them', async () => {
+  it('refuses result URLs that resolve to private addresses unless allowPrivateHosts is set, never connects to them, and never serves them from the cache', async () => {
     const { web } = await flatmapWeb();
     const engine = engineFor(web);
     try {
+      // Pages cached by a run that allowed private hosts are not served to one that does not.
+      await engine.web('Array.prototype.flatMap', { allowPrivateHosts: true, searchUrl: web.searchUrl });
+      web.requests.splice(0);
       const response = await engine.web('Array.prototype.flatMap', { searchUrl: web.searchUrl });
       expect(response.results).toEqual([]);
       expect(response.dropped.filter((drop) => drop.reason === 'refused')).toHaveLength(10);
       expect(response.dropped[0]?.message).toMatch(/resolves to 127\.0\.0\.1, which is a loopback address.*--allow-private-hosts/);
-      expect(web.requests).toEqual(['search']);
+      expect(web.requests).toEqual([]);
     } finally {
       await engine.close();
     }

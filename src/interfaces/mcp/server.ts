@@ -21,11 +21,11 @@ export function createMcpServer(engine: Engine): McpServer {
   const server = new McpServer({ name: 'citedocs', version: '0.1.0' });
   const tokens = () => tokenizerOf(engine);
 
-  const tool = <Schema extends z.ZodType>(schema: Schema, run: (args: z.output<Schema>, tokenizer: Tokenizer) => Promise<string>) => async (args: unknown): Promise<CallToolResult> => {
+  const tool = <Schema extends z.ZodType>(schema: Schema, run: (args: z.output<Schema>, tokenizer: Tokenizer, signal?: AbortSignal) => Promise<string>) => async (args: unknown, extra?: { signal?: AbortSignal }): Promise<CallToolResult> => {
     const parsed = schema.safeParse(args ?? {});
     if (!parsed.success) return failure(`Invalid arguments: ${describeIssues(parsed.error)}.`);
     try {
-      return { content: [{ type: 'text', text: await run(parsed.data, await tokens()) }] };
+      return { content: [{ type: 'text', text: await run(parsed.data, await tokens(), extra?.signal) }] };
     } catch (error) {
       return failure(error instanceof Error ? error.message : String(error));
     }
@@ -80,11 +80,11 @@ export function createMcpServer(engine: Engine): McpServer {
         'Searches the web (DuckDuckGo), reads the results and returns the best documentation pages, or their best sections, for a query such as an API name, within maxTokens, official documentation first and without near-duplicate copies. For when the index does not hold the docs you need.',
       inputSchema: webFields,
     },
-    tool(webRequest, async ({ query, maxTokens, ...rest }, tokenizer) => {
+    tool(webRequest, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.web;
       const header = `Web documentation for "${query}" (best first):`;
       // Result URLs are untrusted: never fetched on private addresses from MCP, whatever the configuration says.
-      const response = await engine.web(query, { ...given(rest), maxTokens: Math.max(1, budget - tokenizer.count(header) - 2), allowPrivateHosts: false });
+      const response = await engine.web(query, { ...given(rest), maxTokens: Math.max(1, budget - tokenizer.count(header) - 2), allowPrivateHosts: false, ...(signal === undefined ? {} : { signal }) });
       const blocks = response.results.map((result, index) => webBlock(index + 1, result, result.text));
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
       if (blocks.length === 0) return fitBlocks(`No web page was selected for "${query}" (${response.searched.length} search results examined).${warnings}`, [], budget, tokenizer).text;

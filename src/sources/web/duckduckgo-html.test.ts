@@ -128,9 +128,9 @@ describe('resultTarget', () => {
     expect(resultTarget('//duckduckgo.com/l/?uddg=https%3A%2F%2Fgraphology.github.io%2F&rut=74257df7', PAGE_URL)).toBe('https://graphology.github.io/');
   });
 
-  it('keeps the query string and fragment of the decoded target', () => {
+  it('keeps the query string of the decoded target and drops its fragment', () => {
     const encoded = encodeURIComponent('https://example.org/search?q=a b&lang=en#top');
-    expect(resultTarget(`//duckduckgo.com/l/?uddg=${encoded}&rut=1`, PAGE_URL)).toBe('https://example.org/search?q=a%20b&lang=en#top');
+    expect(resultTarget(`//duckduckgo.com/l/?uddg=${encoded}&rut=1`, PAGE_URL)).toBe('https://example.org/search?q=a%20b&lang=en');
   });
 
   it('resolves a relative /l/?uddg= redirect against the page URL', () => {
@@ -148,6 +148,10 @@ describe('resultTarget', () => {
 
   it('rejects ad links (//duckduckgo.com/y.js?…)', () => {
     expect(resultTarget('//duckduckgo.com/y.js?ad_domain=shop.example&ad_provider=bing&u3=https%3A%2F%2Fshop.example%2F', PAGE_URL)).toBeUndefined();
+  });
+
+  it('drops the #fragment of a target: a page is fetched once whatever section a result links to', () => {
+    expect(resultTarget(`//duckduckgo.com/l/?uddg=${encodeURIComponent('https://developer.mozilla.org/docs/flatMap#syntax')}`, PAGE_URL)).toBe('https://developer.mozilla.org/docs/flatMap');
   });
 
   it('rejects an ad whose uddg redirect leads back to DuckDuckGo (its click tracker)', () => {

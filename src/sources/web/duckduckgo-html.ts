@@ -61,6 +61,8 @@ export function resultTarget(href: string | undefined, pageUrl: string): string 
     if (isDuckDuckGo(link.hostname)) return undefined;
   }
   if (link.protocol !== 'http:' && link.protocol !== 'https:') return undefined;
+  // A page is fetched once whatever section a result links to; its anchors come from the page.
+  link.hash = '';
   return link.href;
 }
 

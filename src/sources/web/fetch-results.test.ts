@@ -39,6 +39,7 @@ function options(overrides: Partial<WebFetchOptions> = {}): WebFetchOptions & { 
     perHostConcurrency: 2,
     respectRobots: true,
     maxCrawlDelayMs: 5000,
+    guarded: false,
     sleep: async (ms) => void waits.push(ms),
     waits,
     ...overrides,
@@ -72,6 +73,20 @@ describe('fetchResultPages', () => {
     expect(second[0]).toMatchObject({ fromCache: true, document: { body: first[0]?.document?.body } });
   });
 
+  it('serves the stale copy when revalidating it fails (a 503), and keeps it', async () => {
+    let up = true;
+    const server = await site({
+      '/robots.txt': { status: 404 },
+      '/doc': (_request, response) => (up ? response.writeHead(200, { 'content-type': 'text/html', etag: '"v1"' }).end(page('Doc')) : response.writeHead(503).end()),
+    });
+    const cache = cacheAt({ ttlSeconds: 0 });
+    await fetchResultPages([`${server.base}/doc`], options({ cache }));
+    up = false;
+    const [stale] = await fetchResultPages([`${server.base}/doc`], options({ cache }));
+    expect(stale).toMatchObject({ fromCache: true, document: { etag: '"v1"' } });
+    expect(cache.fetched(`${server.base}/doc`, false)?.page.kind).toBe('document');
+  });
+
   it('remembers a failed fetch for the failure TTL, so a dead page is not asked again at once', async () => {
     const server = await site({ '/robots.txt': { status: 404 }, '/down': { status: 503 } });
     const cache = cacheAt();
@@ -82,12 +97,24 @@ describe('fetchResultPages', () => {
   });
 
   it('spaces requests to one site by its Crawl-delay, and skips a site asking for more than maxCrawlDelayMs', async () => {
-    const polite = await site({ '/robots.txt': { status: 200, type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 2\n' }, '/a': page('A'), '/b': page('B') });
-    const opts = options({ perHostConcurrency: 1 });
-    const results = await fetchResultPages([`${polite.base}/a`, `${polite.base}/b`], opts);
+    const polite = await site({ '/robots.txt': { status: 200, type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 2\n' }, '/a': page('A'), '/b': page('B'), '/c': page('C') });
+    // Two slots for the host, but each start is reserved before waiting: 0, 2 and 4 s.
+    const opts = options({ perHostConcurrency: 2 });
+    const results = await fetchResultPages([`${polite.base}/a`, `${polite.base}/b`, `${polite.base}/c`], opts);
     expect(results.every((result) => result.document !== undefined)).toBe(true);
-    expect(opts.waits).toHaveLength(1);
-    expect(opts.waits[0]).toBeGreaterThan(1500);
+    const waits = [...opts.waits].sort((a, b) => a - b);
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBeGreaterThan(1500);
+    expect(waits[1]).toBeGreaterThan(3500);
+    // Fresh in the cache: no robots.txt, no request, no wait.
+    const cache = cacheAt();
+    await fetchResultPages([`${polite.base}/a`], options({ cache }));
+    const requests = polite.requests.length;
+    const cached = options({ cache });
+    const [again] = await fetchResultPages([`${polite.base}/a`], cached);
+    expect(again?.fromCache).toBe(true);
+    expect(polite.requests.length).toBe(requests);
+    expect(cached.waits).toEqual([]);
     const slow = await site({ '/robots.txt': { status: 200, type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 30\n' }, '/a': page('A') });
     const [skipped] = await fetchResultPages([`${slow.base}/a`], options());
     expect(skipped?.failure).toMatchObject({ reason: 'robots', message: expect.stringContaining('30 s between requests') });

@@ -14,6 +14,8 @@ export interface WebFetchOptions extends Omit<FetchPageOptions, 'validators' | '
   /** A Crawl-delay longer than this is not waited for: the page is skipped. */
   maxCrawlDelayMs: number;
   cache?: WebCache;
+  /** Whether the fetch refuses private hosts: a guarded run is never served what an unguarded one cached. */
+  guarded: boolean;
 }
 
 export type FetchFailure = { reason: 'fetch' | 'robots' | 'refused'; message: string };
@@ -28,7 +30,7 @@ export interface WebFetchResult {
 }
 
 /**
- * Fetches search-result pages in parallel: bounded overall and per host, robots.txt read once
+ * Fetches search-result pages in parallel: bounded overall and per origin, robots.txt read once
  * per origin and obeyed, a Crawl-delay honoured, each fetch bounded in time, size and type.
  * A failure is reported with its page, never thrown, so one dead site costs one timeout.
  * Results come back in the order of `urls`.
@@ -40,7 +42,7 @@ export async function fetchResultPages(urls: readonly string[], options: WebFetc
   const sleep = options.sleep ?? abortableSleep;
 
   const cachedFetch = async (url: string, extra: Partial<FetchPageOptions> = {}): Promise<{ page: CachedFetch; fromCache: boolean }> => {
-    const stored = options.cache?.fetched(url);
+    const stored = options.cache?.fetched(url, options.guarded);
     if (stored?.fresh === true && !isRefusal(stored.page)) return { page: stored.page, fromCache: true };
     const validators = stored?.page.kind === 'document' ? { ...(stored.page.etag === undefined ? {} : { etag: stored.page.etag }), ...(stored.page.lastModified === undefined ? {} : { lastModified: stored.page.lastModified }) } : undefined;
     const fetched = await fetchPage(url, { ...options, ...extra, ...(validators === undefined ? {} : { validators }) });
@@ -51,8 +53,10 @@ export async function fetchResultPages(urls: readonly string[], options: WebFetc
       }
       return { page: { kind: 'failed', url, message: `GET ${url} answered 304 to a request that was not conditional` }, fromCache: false };
     }
+    // A stale copy beats a failure to revalidate it (a timeout, a 5xx): served, and kept.
+    if (fetched.kind === 'failed' && stored?.page.kind === 'document' && !isRefusal(fetched)) return { page: stored.page, fromCache: true };
     // An interrupted fetch and a refused host say nothing about the page: not remembered.
-    if (options.signal?.aborted !== true && !isRefusal(fetched)) options.cache?.putFetched(url, fetched);
+    if (options.signal?.aborted !== true && !isRefusal(fetched)) options.cache?.putFetched(url, fetched, options.guarded);
     return { page: fetched, fromCache: false };
   };
 
@@ -74,16 +78,21 @@ export async function fetchResultPages(urls: readonly string[], options: WebFetc
     }
     const slot = host;
     return slot.limit(async () => {
+      // A page fresh in the cache costs no request: no robots.txt, no Crawl-delay.
+      const stored = options.cache?.fetched(url, options.guarded);
+      if (stored?.fresh === true && stored.page.kind === 'document') return { url, document: stored.page, fromCache: true };
       if (options.respectRobots) {
         const { policy, fetched } = await policyOf(origin);
         if (policy.blocked !== undefined) return { url, failure: unreachable(origin, fetched), fromCache: false };
         if (!policy.isAllowed(url)) return { url, failure: { reason: 'robots', message: `${origin}/robots.txt disallows ${url} for citedocs; skipped` }, fromCache: false };
         const delay = policy.crawlDelayMs ?? 0;
         if (delay > options.maxCrawlDelayMs) return { url, failure: { reason: 'robots', message: `${origin}/robots.txt asks for ${Math.round(delay / 1000)} s between requests, more than a web search waits; skipped` }, fromCache: false };
-        const wait = slot.lastStart + delay - Date.now();
-        if (delay > 0 && wait > 0) await sleep(wait, options.signal);
-      }
-      slot.lastStart = Date.now();
+        // The start is reserved before waiting, so requests sharing the host's slots stay `delay` apart.
+        const now = Date.now();
+        const startAt = Math.max(now, slot.lastStart + delay);
+        slot.lastStart = startAt;
+        if (startAt > now) await sleep(startAt - now, options.signal);
+      } else slot.lastStart = Date.now();
       const { page, fromCache } = await cachedFetch(url);
       if (page.kind === 'failed') return { url, failure: { reason: isRefusal(page) ? 'refused' : 'fetch', message: page.message }, fromCache };
       return { url, document: page, fromCache };

@@ -140,6 +140,12 @@ describe('createGuardedFetch', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('refuses any scheme but http and https (a redirect to data: or file:), even with allowPrivateHosts', async () => {
+    const fetcher = guarded({ allowPrivateHosts: true });
+    await expect(get(fetcher, 'data:text/html,<title>x</title>')).rejects.toThrow(/only http and https URLs are fetched/);
+    await expect(get(fetcher, 'file:///etc/passwd')).rejects.toThrow(/only http and https URLs are fetched/);
+  });
+
   it('passes a lookup failure through as an ordinary fetch error, not a PrivateHostError', async () => {
     const guard = guarded({ allowPrivateHosts: false, lookup: lookupFrom({}) });
     const error = await get(guard, 'http://nowhere.example.test/').then(

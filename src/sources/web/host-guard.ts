@@ -91,6 +91,9 @@ export function createGuardedFetch(options: { allowPrivateHosts: boolean; lookup
   const agent = new Agent({ connect: { lookup: guardedLookup as never } });
   return {
     fetch: async (input, init) => {
+      // Every hop: a redirect to data:, file: or any other scheme is not followed.
+      const protocol = new URL(input).protocol;
+      if (protocol !== 'http:' && protocol !== 'https:') throw new CitedocsError(`refused ${input.slice(0, 80)}: only http and https URLs are fetched`);
       if (!options.allowPrivateHosts) assertPublicLiteral(input);
       try {
         return (await undiciFetch(input, { ...(init as object), dispatcher: agent } as never)) as unknown as Response;

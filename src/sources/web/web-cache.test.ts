@@ -77,52 +77,52 @@ describe('openWebCache: search results', () => {
 describe('openWebCache: fetched pages and failures', () => {
   it('keeps a document fresh for ttlSeconds, then returns it stale (for revalidation) with its validators', () => {
     const { cache, clock } = cacheAt();
-    cache.putFetched(DOCUMENT.url, DOCUMENT);
+    cache.putFetched(DOCUMENT.url, DOCUMENT, true);
     clock.at = T0 + 2 * HOUR * 1000;
-    expect(cache.fetched(DOCUMENT.url)).toEqual({ page: DOCUMENT, fresh: true });
+    expect(cache.fetched(DOCUMENT.url, true)).toEqual({ page: DOCUMENT, fresh: true });
     clock.at = T0 + 24 * HOUR * 1000;
-    expect(cache.fetched(DOCUMENT.url)).toEqual({ page: DOCUMENT, fresh: false });
+    expect(cache.fetched(DOCUMENT.url, true)).toEqual({ page: DOCUMENT, fresh: false });
   });
 
   it('keeps a failure fresh only for failureTtlSeconds, shorter than the document TTL', () => {
     const { cache, clock } = cacheAt();
-    cache.putFetched(FAILURE.url, FAILURE);
-    cache.putFetched(DOCUMENT.url, DOCUMENT);
+    cache.putFetched(FAILURE.url, FAILURE, true);
+    cache.putFetched(DOCUMENT.url, DOCUMENT, true);
     clock.at = T0 + HOUR * 1000 - 1;
-    expect(cache.fetched(FAILURE.url)?.fresh).toBe(true);
+    expect(cache.fetched(FAILURE.url, true)?.fresh).toBe(true);
     clock.at = T0 + HOUR * 1000;
-    expect(cache.fetched(FAILURE.url)).toEqual({ page: FAILURE, fresh: false });
-    expect(cache.fetched(DOCUMENT.url)?.fresh).toBe(true);
+    expect(cache.fetched(FAILURE.url, true)).toEqual({ page: FAILURE, fresh: false });
+    expect(cache.fetched(DOCUMENT.url, true)?.fresh).toBe(true);
   });
 
   it('returns undefined for a URL never fetched', () => {
-    expect(cacheAt().cache.fetched('https://never.example/')).toBeUndefined();
+    expect(cacheAt().cache.fetched('https://never.example/', true)).toBeUndefined();
   });
 
   it('refresh() makes a stale page fresh for another TTL, from the time of the refresh', () => {
     const { cache, clock } = cacheAt();
-    cache.putFetched(DOCUMENT.url, DOCUMENT);
+    cache.putFetched(DOCUMENT.url, DOCUMENT, true);
     clock.at = T0 + 30 * HOUR * 1000;
-    expect(cache.fetched(DOCUMENT.url)?.fresh).toBe(false);
+    expect(cache.fetched(DOCUMENT.url, true)?.fresh).toBe(false);
     cache.refresh(DOCUMENT.url);
     clock.at = T0 + 53 * HOUR * 1000;
-    expect(cache.fetched(DOCUMENT.url)).toEqual({ page: DOCUMENT, fresh: true });
+    expect(cache.fetched(DOCUMENT.url, true)).toEqual({ page: DOCUMENT, fresh: true });
     clock.at = T0 + 54 * HOUR * 1000;
-    expect(cache.fetched(DOCUMENT.url)?.fresh).toBe(false);
+    expect(cache.fetched(DOCUMENT.url, true)?.fresh).toBe(false);
   });
 
   it('refresh() of an unknown URL stores nothing', () => {
     const { cache } = cacheAt();
     cache.refresh('https://never.example/');
-    expect(cache.fetched('https://never.example/')).toBeUndefined();
+    expect(cache.fetched('https://never.example/', true)).toBeUndefined();
   });
 
   it('replaces a failure with the document fetched later, under the document TTL', () => {
     const { cache, clock } = cacheAt();
-    cache.putFetched(DOCUMENT.url, { ...FAILURE, url: DOCUMENT.url });
-    cache.putFetched(DOCUMENT.url, DOCUMENT);
+    cache.putFetched(DOCUMENT.url, { ...FAILURE, url: DOCUMENT.url }, true);
+    cache.putFetched(DOCUMENT.url, DOCUMENT, true);
     clock.at = T0 + 2 * HOUR * 1000;
-    expect(cache.fetched(DOCUMENT.url)).toEqual({ page: DOCUMENT, fresh: true });
+    expect(cache.fetched(DOCUMENT.url, true)).toEqual({ page: DOCUMENT, fresh: true });
   });
 });
 
@@ -138,20 +138,41 @@ describe('openWebCache: judgements and persistence', () => {
   it('keeps search hits, pages and judgements across close and reopen', () => {
     const { cache, path } = cacheAt();
     cache.putSearch('q', HITS);
-    cache.putFetched(DOCUMENT.url, DOCUMENT);
+    cache.putFetched(DOCUMENT.url, DOCUMENT, true);
     cache.judgements.set('judge-1', 'yes, relevant');
     closeAll();
     const again = reopen(path, T0 + 1000);
     expect(again.search('q')).toEqual(HITS);
-    expect(again.fetched(DOCUMENT.url)).toEqual({ page: DOCUMENT, fresh: true });
+    expect(again.fetched(DOCUMENT.url, true)).toEqual({ page: DOCUMENT, fresh: true });
     expect(again.judgements.get('judge-1')).toBe('yes, relevant');
   });
 
-  it('keeps judgements however old (they have no TTL)', () => {
+  it('keeps judgements for 30 days, and deletes every row older than that when it opens', () => {
     const { cache, path } = cacheAt();
     cache.judgements.set('judge-1', 'yes');
+    cache.putSearch('q', HITS);
     closeAll();
-    expect(reopen(path, T0 + 365 * 24 * HOUR * 1000).judgements.get('judge-1')).toBe('yes');
+    expect(reopen(path, T0 + 29 * 24 * HOUR * 1000).judgements.get('judge-1')).toBe('yes');
+    closeAll();
+    const later = reopen(path, T0 + 31 * 24 * HOUR * 1000);
+    expect(later.judgements.get('judge-1')).toBeUndefined();
+    expect(later.search('q')).toBeUndefined();
+  });
+
+  it('never serves a page an unguarded run (private hosts allowed) stored to a guarded one', () => {
+    const { cache } = cacheAt();
+    cache.putFetched(DOCUMENT.url, DOCUMENT, false);
+    expect(cache.fetched(DOCUMENT.url, true)).toBeUndefined();
+    expect(cache.fetched(DOCUMENT.url, false)).toEqual({ page: DOCUMENT, fresh: true });
+    cache.putFetched(DOCUMENT.url, DOCUMENT, true);
+    expect(cache.fetched(DOCUMENT.url, true)).toEqual({ page: DOCUMENT, fresh: true });
+  });
+
+  it('keeps vectors across reopening, exactly', () => {
+    const { cache, path } = cacheAt();
+    cache.vectors.set('model\nquery\nflatMap', new Float32Array([0.25, -1.5, 3]));
+    closeAll();
+    expect([...(reopen(path).vectors.get('model\nquery\nflatMap') ?? [])]).toEqual([0.25, -1.5, 3]);
   });
 
   it('creates the missing folders of its path', () => {
@@ -201,7 +222,7 @@ describe('openWebCache: files it must not use', () => {
     const { path } = cacheAt();
     closeAll();
     const database = new Database(path);
-    database.prepare("UPDATE cache_meta SET value = '2' WHERE key = 'format'").run();
+    database.prepare("UPDATE cache_meta SET value = '99' WHERE key = 'format'").run();
     database.pragma('journal_mode = DELETE');
     database.close();
     const before = readFileSync(path);
