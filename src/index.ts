@@ -15,3 +15,8 @@ export type { Llm, LlmMessage, LlmRequest, LlmResponse, LlmUsage } from './llm/l
 export { LlmError } from './llm/llm.js';
 export { createOpenAiCompatibleLlm } from './llm/openai-compatible.js';
 export type { Reranker, RerankRequest, RerankResult } from './rank/reranker.js';
+export type { WebDropped, WebOptions, WebResponse, WebResult } from './engine/web-types.js';
+export type { SafeSearch, SearchBackend, SearchHit, WebSearchOptions, WebSearchOutcome } from './sources/web/search-backend.js';
+export { SearchBlockedError } from './sources/web/search-backend.js';
+export { createDuckDuckGoBackend } from './sources/web/duckduckgo.js';
+export { PrivateHostError } from './sources/web/host-guard.js';

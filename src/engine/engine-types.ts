@@ -4,6 +4,7 @@ import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
+import type { SearchBackend } from '../sources/web/search-backend.js';
 import type { StoreStats } from '../store/store.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
@@ -96,6 +97,8 @@ export interface EngineDependencies {
   llm?: Llm;
   /** Resolves the hosts of web results (tests map made-up host names to 127.0.0.1). */
   lookup?: LookupFunction;
+  /** A web search engine behind the SearchBackend contract, instead of DuckDuckGo's HTML endpoint. */
+  searchBackend?: SearchBackend;
 }
 
 export interface Engine {

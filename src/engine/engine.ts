@@ -242,7 +242,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         config,
         tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
         llm: llmOf,
-        ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, env: dependencies.env, now: dependencies.now }),
+        ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, searchBackend: dependencies.searchBackend, env: dependencies.env, now: dependencies.now }),
         save: async (pages) => {
           reader?.close();
           reader = undefined;

@@ -17,7 +17,7 @@ import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import { createDuckDuckGoBackend } from '../sources/web/duckduckgo.js';
 import { fetchResultPages } from '../sources/web/fetch-results.js';
 import { createGuardedFetch, type LookupFunction } from '../sources/web/host-guard.js';
-import type { SearchHit } from '../sources/web/search-backend.js';
+import type { SearchBackend, SearchHit } from '../sources/web/search-backend.js';
 import { openWebCache, type WebCache } from '../sources/web/web-cache.js';
 import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
 import { sectionsText, webBlock } from './web-output.js';
@@ -33,6 +33,8 @@ export interface WebDependencies {
   fetch?: FetchLike;
   /** Resolves the hosts of result pages (tests map made-up names to 127.0.0.1). */
   lookup?: LookupFunction;
+  /** Another search engine behind the same contract, instead of DuckDuckGo's HTML endpoint. */
+  searchBackend?: SearchBackend;
   env?: Readonly<Record<string, string | undefined>>;
   now?: () => Date;
   /** Stores pages in the index (`save`). */
@@ -163,7 +165,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
 
 async function search(query: string, maxPages: number, options: WebOptions, dependencies: WebDependencies, cache: WebCache | undefined, requests: { search: number }, warnings: string[]): Promise<SearchHit[]> {
   const web = dependencies.config.web;
-  const backend = createDuckDuckGoBackend({
+  const backend = dependencies.searchBackend ?? createDuckDuckGoBackend({
     searchUrl: options.searchUrl ?? web.searchUrl,
     fetch: dependencies.fetch ?? fetch,
     userAgent: web.searchUserAgent,

@@ -115,6 +115,32 @@ describe('web documentation finder', () => {
     }
   });
 
+  it('searches with a SearchBackend given to the engine instead of DuckDuckGo, keeping its ranks, titles and snippets', async () => {
+    const { web, url } = await flatmapWeb();
+    const dir = mkdtempSync(join(tmpdir(), 'citedocs-web-backend-'));
+    const hits = [
+      { url: url('blog'), title: 'A blog', snippet: 'flatMap, explained', rank: 1 },
+      { url: url('official'), title: 'MDN', snippet: 'The flatMap() method', rank: 2 },
+    ];
+    const queries: string[] = [];
+    const engine = createEngine(
+      { dbPath: join(dir, 'index.db'), web: { cache: { enabled: false } } },
+      { lookup: web.lookup, searchBackend: { name: 'in-memory', endpoint: 'memory:', search: async (query) => (queries.push(query), { hits, warnings: [], requests: 1 }) } },
+    );
+    try {
+      const response = await engine.web('Array.prototype.flatMap', { allowPrivateHosts: true });
+      expect(queries).toEqual(['Array.prototype.flatMap']);
+      expect(web.requests).not.toContain('search');
+      expect(response.searched).toEqual(hits);
+      expect(response.results.map((result) => [result.url, result.rank, result.snippet])).toEqual([
+        [url('official'), 2, 'The flatMap() method'],
+        [url('blog'), 1, 'flatMap, explained'],
+      ]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('with save, stores the selected pages in the index with their anchors, so ask cites them', async () => {
     const { web, url } = await flatmapWeb();
     const dir = mkdtempSync(join(tmpdir(), 'citedocs-web-save-'));
