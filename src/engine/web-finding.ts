@@ -130,6 +130,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
         similarity: (a, b) => jaccard(words.get(a) ?? new Set(), words.get(b) ?? new Set()),
         cost,
         sectionShare: 0.5,
+        wholeShare: 0.5,
       },
     );
     dropped.push(...selection.dropped);
@@ -147,7 +148,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
         tokenCount: tokenizer.count(body),
         rank: entry.hit.rank,
         relevance,
-        why: explain(relevance, factor, scored.method, choice.fragments, entry, cost(choice.url), maxTokens),
+        why: explain(relevance, factor, scored.method, choice, entry, cost(choice.url), maxTokens),
         text: body,
         ...(choice.fragments === undefined ? {} : { sections: [...new Set(choice.fragments.map((index) => chunkUrl(entry.chunks[index] as Chunk)))] }),
         ...(entry.page.lastModified === undefined ? {} : { lastModified: entry.page.lastModified }),
@@ -233,10 +234,13 @@ async function examine(searched: readonly SearchHit[], fetched: Awaited<ReturnTy
   return examined;
 }
 
-function explain(relevance: number, factor: number, method: string, fragments: readonly number[] | undefined, entry: ExaminedPage, wholeCost: number, maxTokens: number): string {
+function explain(relevance: number, factor: number, method: string, choice: { fragments?: readonly number[]; partial?: 'budget' | 'marginal' }, entry: ExaminedPage, wholeCost: number, maxTokens: number): string {
+  const { fragments } = choice;
   const parts = [`relevance ${relevance.toFixed(2)} (${method}, best fragment)`];
   if (Math.abs(factor - 1) > 1e-9) parts.push(`× ${factor.toFixed(2)} for ${new URL(entry.page.url).hostname} (domain weight, freshness)`);
-  parts.push(fragments === undefined ? 'whole page' : `its best ${fragments.length} of ${entry.chunks.length} sections: the whole page (${wholeCost} tokens) did not fit what was left of ${maxTokens}`);
+  if (fragments === undefined) parts.push('whole page');
+  else if (choice.partial === 'marginal') parts.push(`its best ${fragments.length} of ${entry.chunks.length} sections: the page is less than half as relevant as the best one`);
+  else parts.push(`its best ${fragments.length} of ${entry.chunks.length} sections: the whole page (${wholeCost} tokens) did not fit what was left of ${maxTokens}`);
   return parts.join('; ');
 }
 

@@ -12,6 +12,7 @@ function options(overrides: Partial<PageSelectOptions> = {}, costs: Record<strin
     similarity: () => 0,
     cost: (url, fragments) => (fragments === undefined ? (costs[url] ?? 100) : fragments.reduce((sum, index) => sum + (fragmentCosts[url]?.[index] ?? 10), 5)),
     sectionShare: 0.5,
+    wholeShare: 0.3,
     ...overrides,
   };
 }
@@ -48,8 +49,14 @@ describe('selectPages', () => {
     const { selected, totalTokens } = selectPages([page('small', 0.95), big], options({ maxTotalTokens: 400 }, { small: 150, big: 5000 }, { big: [100, 100, 100, 100, 100] }));
     expect(selected[0]).toEqual({ url: 'small', cost: 150 });
     // 250 left: two 100-token fragments (+5) fit; the best two by score are 1 and 4, kept in reading order.
-    expect(selected[1]).toEqual({ url: 'big', fragments: [1, 4], cost: 205 });
+    expect(selected[1]).toEqual({ url: 'big', fragments: [1, 4], partial: 'budget', cost: 205 });
     expect(totalTokens).toBe(355);
+  });
+
+  it('gives only the best sections of a page far less relevant than the best one, even when the whole page fits', () => {
+    const marginal = page('marginal', 0.2, { fragmentScores: [0.2, 0.02, 0.15] });
+    const { selected } = selectPages([page('best', 0.9), marginal], options({ wholeShare: 0.5 }, { best: 100, marginal: 300 }, { marginal: [50, 50, 50] }));
+    expect(selected[1]).toEqual({ url: 'marginal', fragments: [0, 2], partial: 'marginal', cost: 105 });
   });
 
   it('drops a page none of whose sections fit, and still takes a smaller page after it', () => {

@@ -22,12 +22,16 @@ export interface PageSelectOptions {
   cost: (url: string, fragments?: readonly number[]) => number;
   /** A fragment is one of a page's best sections when it scores at least this share of the page's best. */
   sectionShare: number;
+  /** A page less relevant than this share of the most relevant page gives only its best sections, never its whole text. */
+  wholeShare: number;
 }
 
 export interface PageSelection {
   url: string;
-  /** The fragments kept, in reading order, when the whole page did not fit; absent when whole. */
+  /** The fragments kept, in reading order, when not the whole page is; absent when whole. */
   fragments?: number[];
+  /** Why only sections: the whole page did not fit the budget, or the page is marginal next to the best one. */
+  partial?: 'budget' | 'marginal';
   cost: number;
 }
 
@@ -45,10 +49,12 @@ export interface DroppedPage {
  * Seed 000's selection: pages in order of relevance × domain weight × freshness; a page under
  * the threshold, beyond the page cap or nearly identical to a selected one is skipped; a page
  * that fits the remaining budget is taken whole, else its best sections that fit, else skipped
- * (a smaller page after it may still fit). The total never exceeds `maxTotalTokens`.
+ * (a smaller page after it may still fit). A marginal page (far less relevant than the best)
+ * gives only its best sections. The total never exceeds `maxTotalTokens`.
  */
 export function selectPages(pages: readonly PageChoice[], options: PageSelectOptions): { selected: PageSelection[]; dropped: DroppedPage[]; totalTokens: number } {
   const ordered = [...pages].sort((a, b) => b.relevance * b.factor - a.relevance * a.factor || a.rank - b.rank);
+  const bestRelevance = Math.max(0, ...pages.map((page) => page.relevance));
   const selected: PageSelection[] = [];
   const dropped: DroppedPage[] = [];
   let totalTokens = 0;
@@ -68,13 +74,14 @@ export function selectPages(pages: readonly PageChoice[], options: PageSelectOpt
       continue;
     }
     const remaining = options.maxTotalTokens - totalTokens;
+    const marginal = page.relevance < bestRelevance * options.wholeShare;
     const whole = options.cost(page.url);
-    if (whole <= remaining) {
+    if (!marginal && whole <= remaining) {
       selected.push({ url: page.url, cost: whole });
       totalTokens += whole;
       continue;
     }
-    const sections = bestSections(page, remaining, options);
+    const sections = bestSections(page, remaining, marginal ? 'marginal' : 'budget', options);
     if (sections === undefined) {
       drop('budget');
       continue;
@@ -85,7 +92,7 @@ export function selectPages(pages: readonly PageChoice[], options: PageSelectOpt
   return { selected, dropped, totalTokens };
 }
 
-function bestSections(page: PageChoice, remaining: number, options: PageSelectOptions): PageSelection | undefined {
+function bestSections(page: PageChoice, remaining: number, partial: 'budget' | 'marginal', options: PageSelectOptions): PageSelection | undefined {
   const best = Math.max(0, ...page.fragmentScores);
   if (best <= 0) return undefined;
   const order = page.fragmentScores
@@ -101,7 +108,10 @@ function bestSections(page: PageChoice, remaining: number, options: PageSelectOp
     kept = trial;
     cost = trialCost;
   }
-  return kept.length === 0 ? undefined : { url: page.url, fragments: kept, cost };
+  if (kept.length === 0) return undefined;
+  // All of a marginal page's text that counts is the whole page: then it is the whole page.
+  if (kept.length === page.fragmentScores.length && options.cost(page.url) <= remaining) return { url: page.url, cost: options.cost(page.url) };
+  return { url: page.url, fragments: kept, partial, cost };
 }
 
 function nearest(url: string, selected: readonly PageSelection[], similarity: (a: string, b: string) => number) {
