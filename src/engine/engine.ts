@@ -23,6 +23,7 @@ import { embedderRegistry, retrieve } from './retrieval.js';
 import { writeAnswer } from './answering.js';
 
 import type { AskResponse, EmbedOptions, Engine, EngineDependencies, SearchResult } from './engine-types.js';
+import { round } from '../core/round.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult } from './engine-types.js';
 
@@ -286,6 +287,3 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   return engine;
 }
 
-function round(score: number): number {
-  return Math.round(score * 10_000) / 10_000;
-}

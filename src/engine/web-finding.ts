@@ -22,6 +22,7 @@ import { openWebCache, type WebCache } from '../sources/web/web-cache.js';
 import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
 import { sectionsText, webBlock } from './web-output.js';
 import type { WebDropped, WebOptions, WebResponse, WebResult } from './web-types.js';
+import { round } from '../core/round.js';
 
 export interface WebDependencies {
   config: CitedocsConfig;
@@ -254,6 +255,3 @@ function defaultCachePath(env: Readonly<Record<string, string | undefined>> | un
   return join(base, 'citedocs', 'web-cache.db');
 }
 
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}

@@ -5,6 +5,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { embeddingInput } from '../embed/embedding-input.js';
 import { lexicalCoverage } from './coverage.js';
 import type { Reranker } from './reranker.js';
+import { round } from '../core/round.js';
 
 /** A page to judge: its passages (fragments) in reading order. */
 export interface PageToScore {
@@ -145,6 +146,3 @@ async function embedCached(embedder: Embedder, texts: readonly string[], mode: '
   return vectors;
 }
 
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}

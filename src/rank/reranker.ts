@@ -1,5 +1,6 @@
 import { CitedocsError } from '../core/errors.js';
 import type { Candidate, ScoreTrace } from '../core/types.js';
+import { round } from '../core/round.js';
 
 export interface RerankRequest {
   query: string;
@@ -98,9 +99,6 @@ export function clamp01(value: number): number {
   return Math.min(1, Math.max(0, value));
 }
 
-export function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}
 
 export function sigmoid(value: number): number {
   return 1 / (1 + Math.exp(-value));
@@ -138,3 +136,5 @@ export const RERANK_DEFAULTS = {
     maxDemotion: 0,
   },
 } as const;
+
+export { round };

@@ -1,4 +1,5 @@
 import type { Candidate, Chunk, ScoreTrace } from '../core/types.js';
+import { round } from '../core/round.js';
 
 export type Retriever = 'bm25' | 'dense';
 
@@ -95,6 +96,3 @@ function minMax(scores: readonly number[]): (score: number) => number {
   return high === low ? () => 1 : (score) => (score - low) / (high - low);
 }
 
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}

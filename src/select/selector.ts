@@ -1,4 +1,5 @@
 import { chunkUrl, type Candidate, type DroppedCandidate, type Selection } from '../core/types.js';
+import { round } from '../core/round.js';
 
 export interface SelectOptions {
   /** Passages kept at most. */
@@ -83,6 +84,3 @@ function nearestKept(candidate: Candidate, kept: readonly Candidate[], similarit
   return best;
 }
 
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}
