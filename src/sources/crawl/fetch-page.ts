@@ -169,7 +169,8 @@ function safeResolve(location: string, base: string): string | undefined {
   }
 }
 
-async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
+/** The body's bytes, or undefined once it passes `maxBytes` (the rest is not read). */
+export async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
   if (response.body === null) return new Uint8Array();
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];

@@ -256,6 +256,13 @@ describe('createDuckDuckGoBackend: refusals', () => {
     expect(outcome.warnings[0]).toMatch(/failed while sending its page: timed out after 300 ms.*\(2 tries\)/);
   });
 
+  it('refuses a body over 5 MB without reading the rest: it is not a results page', async () => {
+    const server = await endpoint(() => ({ body: 'x'.repeat(6 * 1024 * 1024) }));
+    const { search } = backend(server.url, { attempts: 1 });
+    const error = await blocked(search('dexie', 10));
+    expect(error.message).toMatch(/sent a page over 5242880 bytes/);
+  });
+
   it('throws SearchBlockedError when the endpoint is unreachable (a closed port)', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,7 @@
 import { describeCause } from '../../core/errors.js';
 import { abortableSleep, backoffMs, parseRetryAfter } from '../../core/retry.js';
-import type { FetchLike } from '../crawl/fetch-page.js';
+import { type FetchLike, readLimited } from '../crawl/fetch-page.js';
+import { decodeDocument } from '../decode.js';
 import { type ParsedResultsPage, parseDuckDuckGoHtml } from './duckduckgo-html.js';
 import { type SafeSearch, type SearchBackend, SearchBlockedError, type SearchHit, type WebSearchOptions, type WebSearchOutcome } from './search-backend.js';
 
@@ -63,14 +64,15 @@ export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBacke
       await response.body?.cancel();
       return refused(`${searchUrl} answered HTTP ${response.status}`);
     }
-    let body: string;
+    let bytes: Uint8Array | undefined;
     try {
-      body = await readText(response, MAX_BODY_BYTES);
+      bytes = await readLimited(response, MAX_BODY_BYTES);
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
       return refused(`${searchUrl} failed while sending its page: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}`);
     }
-    const page = parseDuckDuckGoHtml(body, url);
+    if (bytes === undefined) return refused(`${searchUrl} sent a page over ${MAX_BODY_BYTES} bytes, which is not a results page`);
+    const page = parseDuckDuckGoHtml(decodeDocument(bytes, { contentType: response.headers.get('content-type') ?? '', html: true }), url);
     if (page.kind === 'blocked') return refused(`${page.reason}${response.status === 202 ? ' with HTTP 202' : ''}: it is rate limiting this address`);
     return { kind: 'page', page };
   }
@@ -117,25 +119,6 @@ export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBacke
       return { hits, warnings, requests };
     },
   };
-}
-
-/** The body as text, read no further than `maxBytes` (a results page is some 40 KB). */
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
 
 function withQuery(base: string, form: URLSearchParams): string {
