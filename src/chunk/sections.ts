@@ -28,7 +28,7 @@ interface OpenHeading {
  * Splits Markdown into sections at its headings, with marked's block lexer (GFM; about
  * 30× faster than micromark on the PostgreSQL docs, which matters at ingest). `headings` are
  * the page's known headings in order; each Markdown heading takes the anchor of the known
- * heading with the same text, looking a few ahead so a dropped heading does not shift the rest.
+ * heading with the same text, searching ahead so a dropped heading does not shift the rest.
  */
 export function splitSections(markdown: string, headings: readonly Heading[]): Section[] {
   const sections: Section[] = [];
@@ -87,11 +87,13 @@ function plainInline(text: string): string {
     .trim();
 }
 
-const LOOKAHEAD = 8;
-
+/**
+ * The next known heading with this text: the one at `from` or, when the Markdown lost some
+ * headings (or holds headings the page did not list), the first later one with the same text.
+ */
 function findHeading(headings: readonly Heading[], from: number, text: string): number | undefined {
   const wanted = normalise(text);
-  for (let index = from; index < Math.min(headings.length, from + LOOKAHEAD); index += 1) {
+  for (let index = from; index < headings.length; index += 1) {
     const heading = headings[index];
     if (heading !== undefined && normalise(heading.text) === wanted) return index;
   }

@@ -1,43 +1,13 @@
-import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
-import { findOne } from 'domutils';
-
-const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
 
 /**
- * The fragment id that lands on this heading, read from the real HTML, in the three places
- * generators put it: the heading's own id; an `<a id|name>` inside it (or an empty one just
- * before it); or the id of an enclosing section/div whose first heading it is.
- * Returns undefined when the page gives the heading no id: anchors are never invented.
+ * Where generators put the fragment id of a section, read from the real HTML. Anchors are
+ * facts: an id is returned only when it is in `served`, the ids of the page as it was served
+ * (never one a cleaning step or a library added), so a citation can never point nowhere.
  */
-export function findHeadingAnchor($: CheerioAPI, heading: Cheerio<Element>): string | undefined {
-  const own = heading.attr('id');
-  if (own) return own;
 
-  const inner = heading.find('a[id], a[name], span[id]').first();
-  const innerId = inner.attr('id') ?? inner.attr('name');
-  if (innerId) return innerId;
-
-  const previous = heading.prev();
-  if (previous.is('a') && previous.text().trim() === '') {
-    const previousId = previous.attr('id') ?? previous.attr('name');
-    if (previousId) return previousId;
-  }
-
-  let ancestor = heading.parent();
-  while (ancestor.length > 0 && !ancestor.is('body, html')) {
-    const id = ancestor.attr('id');
-    if (id) {
-      // The first heading in document order, found without collecting every heading of a big section.
-      const first = findOne((node) => HEADING_TAGS.has(node.tagName), ancestor.get(0)?.children ?? [], true);
-      return first === heading.get(0) ? id : undefined;
-    }
-    ancestor = ancestor.parent();
-  }
-  return undefined;
-}
-
-/** Every id (and legacy `a[name]`) on the page: the fragments a link to this page may use. */
+/** Every id (and legacy `a[name]`) on the page as served: the fragments a link to this page may use. */
 export function collectPageAnchors($: CheerioAPI): string[] {
   const anchors = new Set<string>();
   $('[id]').each((_, element) => {
@@ -49,4 +19,137 @@ export function collectPageAnchors($: CheerioAPI): string[] {
     if (name) anchors.add(name);
   });
   return [...anchors];
+}
+
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Elements that wrap a section whose first content is its heading (Sphinx, DocBook, pandoc, rustdoc, Javadoc, texinfo; Haddock's `<a id><h1>`). */
+const WRAPPERS = new Set(['section', 'div', 'article', 'li', 'details', 'summary', 'header', 'hgroup', 'a']);
+/** Elements that may stand between an anchor marker and the heading it marks, holding nothing. */
+const SKIPPABLE = new Set(['hr', 'br', 'wbr']);
+
+/** The id or name of an element, if any. */
+function idOf(element: Element): string | undefined {
+  const id = element.attribs['id'];
+  if (id) return id;
+  return element.name === 'a' ? element.attribs['name'] || undefined : undefined;
+}
+
+/** Text that shows nothing: whitespace, no-break spaces, zero-width spaces. */
+export function isBlankText(text: string): boolean {
+  return /^[\s\u00a0\u200b\ufeff]*$/.test(text);
+}
+
+function textOf(node: AnyNode): string {
+  if (node.type === 'text') return node.data;
+  if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return '';
+  let text = '';
+  const stack: AnyNode[] = [...(node as Element).children].reverse();
+  while (stack.length > 0 && text.length < 64) {
+    const current = stack.pop() as AnyNode;
+    if (current.type === 'text') text += current.data;
+    else if (current.type === 'tag') for (let index = current.children.length - 1; index >= 0; index -= 1) stack.push(current.children[index] as AnyNode);
+  }
+  return text;
+}
+
+/** An empty `<a id|name>` or `<span id>`: a target generators drop in front of what it marks (Doxygen, LaTeX2HTML, man2html, Javadoc 8). */
+export function isAnchorMarker(node: AnyNode): node is Element {
+  if (node.type !== 'tag') return false;
+  if (node.name !== 'a' && node.name !== 'span') return false;
+  if (idOf(node) === undefined) return false;
+  if (node.name === 'a' && node.attribs['href'] !== undefined && !isBlankText(textOf(node))) return false;
+  return isBlankText(textOf(node)) && !node.children.some((child) => child.type === 'tag' && child.name === 'img');
+}
+
+/** A node that holds nothing a reader sees, so what follows it is still "first". */
+function isNothing(node: AnyNode): boolean {
+  if (node.type === 'comment' || node.type === 'directive') return true;
+  if (node.type === 'text') return isBlankText(node.data);
+  if (node.type !== 'tag') return true;
+  if (SKIPPABLE.has(node.name)) return true;
+  return isAnchorMarker(node);
+}
+
+/**
+ * The anchor of a section start (a heading, or an entry such as a `<dt>`), in the order
+ * generators put it: the element's own id; an empty target inside it (`<h2><a id="x"></a>Title</h2>`,
+ * `<dt><a name="index-x"></a>…`); the id of each enclosing wrapper it is the first content of
+ * (`<section id><h2>`, DocBook's `div.sect1 > div.titlepage > … > h2`); then an empty target
+ * just before it or before such a wrapper (`<a id="ga…"></a><h2>`, `<a name="m()"></a><ul><li><h4>`).
+ * Returns undefined when the page gives it no id that was served: anchors are never invented.
+ */
+export function findSectionAnchor(start: Element, served: ReadonlySet<string>, stopAt?: Element, options: { spanTargets?: boolean } = {}): string | undefined {
+  // A `<span id>` marks a heading (Sphinx labels) but, before a paragraph, is an index target (`index-12`).
+  const spanTargets = options.spanTargets ?? true;
+  const own = idOf(start);
+  if (own !== undefined && served.has(own)) return own;
+
+  const inner = innerTarget(start, spanTargets);
+  if (inner !== undefined && served.has(inner)) return inner;
+
+  const markers: Element[] = [];
+  let current: Element = start;
+  for (;;) {
+    collectPrecedingMarkers(current, markers);
+    const parent = current.parent;
+    if (parent === null || parent.type !== 'tag' || parent.name === 'body' || parent.name === 'html') break;
+    if (!isFirstContent(current)) break;
+    if (WRAPPERS.has(parent.name)) {
+      const wrapperId = idOf(parent);
+      if (wrapperId !== undefined && served.has(wrapperId) && firstSectionStart(parent) === start) return wrapperId;
+    }
+    if (parent === stopAt) break;
+    current = parent;
+  }
+  for (const marker of markers) {
+    if (!spanTargets && marker.name === 'span') continue;
+    // An index term's target (DocBook's `a.indexterm`) marks a word for the book's index, not a section.
+    if (/\bindex/i.test(marker.attribs['class'] ?? '')) continue;
+    const id = idOf(marker);
+    if (id !== undefined && served.has(id)) return id;
+  }
+  return undefined;
+}
+
+/** The first `<a id|name>` or `<span id>` inside the element: an empty target (Doxygen), one wrapping the title (LaTeX2HTML) or a permalink (Node.js). */
+function innerTarget(start: Element, spanTargets: boolean): string | undefined {
+  const stack: AnyNode[] = [...start.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (node.type !== 'tag') continue;
+    if ((node.name === 'a' || (spanTargets && node.name === 'span')) && idOf(node) !== undefined) return idOf(node);
+    for (let index = node.children.length - 1; index >= 0; index -= 1) stack.push(node.children[index] as AnyNode);
+  }
+  return undefined;
+}
+
+/** Empty targets right before `element` (nearest first), skipping what holds nothing. */
+function collectPrecedingMarkers(element: Element, into: Element[]): void {
+  let previous = element.prev;
+  while (previous !== null && isNothing(previous)) {
+    if (isAnchorMarker(previous)) into.push(previous);
+    previous = previous.prev;
+  }
+}
+
+/** Whether nothing a reader sees comes before the element inside its parent. */
+function isFirstContent(element: Element): boolean {
+  let previous = element.prev;
+  while (previous !== null) {
+    if (!isNothing(previous)) return false;
+    previous = previous.prev;
+  }
+  return true;
+}
+
+/** The first heading (or `dt`) inside a wrapper, in document order. */
+function firstSectionStart(wrapper: Element): Element | undefined {
+  const stack: AnyNode[] = [...wrapper.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (node.type !== 'tag') continue;
+    if (HEADING_TAGS.has(node.name) || node.name === 'dt' || node.attribs['data-citedocs-entry'] !== undefined) return node;
+    for (let index = node.children.length - 1; index >= 0; index -= 1) stack.push(node.children[index] as AnyNode);
+  }
+  return undefined;
 }

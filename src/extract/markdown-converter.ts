@@ -19,7 +19,8 @@ export function createMarkdownConverter(): (html: string) => string {
     filter: 'pre',
     replacement: (_content, node) => {
       const element = node as HTMLElement;
-      const code = (element.textContent ?? '').replace(/\n+$/, '');
+      // A no-break space in code (Javadoc's `public&nbsp;boolean`) is a space to whoever copies it.
+      const code = (element.textContent ?? '').replace(/\u00a0/g, ' ').replace(/\n+$/, '');
       const fence = fenceFor(code);
       return `\n\n${fence}${codeLanguage(element)}\n${code}\n${fence}\n\n`;
     },

@@ -1,0 +1,93 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import { selectAll } from 'css-select';
+import type { Element } from 'domhandler';
+
+/**
+ * Chrome that generators put inside the content: permalink glyphs on headings and entries,
+ * "[source]" links, hover tooltips, copy buttons, hidden widgets. It must never reach a title,
+ * a heading path or a passage.
+ */
+
+/** Header-link glyphs and icon-font characters (the Unicode private use area: Font Awesome's U+F0C1 link icon). */
+export const GLYPHS = /[\s\u00a0\u200b¶§#⁋◆∞⚓🔗\u{1F516}\uE000-\uF8FF]/gu;
+const GLYPH_ONLY = /^[\s\u00a0\u200b¶§#⁋◆∞⚓🔗\u{1F516}\uE000-\uF8FF]*$/u;
+const LINK_LABEL = /permalink|permanent link|link to (?:this|heading|section)|anchor|direct link|copy link/i;
+
+/** Always chrome, whatever the generator, when found inside the content. */
+const INNER_CHROME = [
+  'a.headerlink', 'a.header-anchor', 'a.hash-link', 'a.anchorjs-link', 'a.anchor-link', 'a.zola-anchor', 'a.heading-anchor', 'a.Documentation-idLink',
+  '.viewcode-link', '.viewcode-back', // Sphinx "[source]" / "[docs]"
+  'span.permalink', // Doxygen ◆
+  '.ttc', // Doxygen hover tooltips, repeating signatures inside code examples
+  '.method-click-advice', '.method-source-code', // RDoc: "click to toggle source" and the hidden Ruby source
+  'button', '.copybtn', '.copy-button', '.code-copy', 'clipboard-copy',
+  '[hidden]', '[aria-hidden="true"]:not(h1, h2, h3, h4, h5, h6)', 'template', 'script', 'style', 'noscript',
+];
+
+const SECTION_STARTS = 'h1, h2, h3, h4, h5, h6, dt';
+const SOURCE_LINK = /^(?:\[(?:source|docs|src|view source|edit)\]|\((?:source|src)\)|click to toggle source)$/i;
+
+/** Whether the element sits in a heading, a `<dt>` or a short signature block (Haddock's `p.src`). */
+function inEntryHeading(element: Element): boolean {
+  for (let node = element.parent; node !== null && node.type === 'tag'; node = node.parent) {
+    if (/^(?:h[1-6]|dt)$/.test(node.name)) return true;
+    if (/\b(?:src|signature|sig|decl)\b|header|heading/i.test(node.attribs['class'] ?? '')) return true;
+  }
+  return false;
+}
+
+/** Removes the chrome inside `main` in place. */
+export function removeInnerChrome($: CheerioAPI, main: Cheerio<Element>): void {
+  const root = main.get(0);
+  if (root === undefined) return;
+  for (const element of selectAll(INNER_CHROME.join(','), root)) removeKeepingTargets($, element);
+  // Inline styles that hide a block: widgets, not documentation. Headings stay: a hidden
+  // pseudo-heading still names the entry its anchor marks.
+  $(selectAll('[style]', root)).each((_, element) => {
+    if (/display\s*:\s*none|visibility\s*:\s*hidden/i.test(element.attribs['style'] ?? '') && !/^h[1-6]$/.test(element.name)) $(element).remove();
+  });
+  // A link to an entry's source code, whatever its class: "[source]" (Sphinx), "[src]" (gi-docgen),
+  // "(source)" (pydoctor), "Source" (Haddock), "click to toggle source" (RDoc).
+  $(selectAll('a, span', root)).each((_, element) => {
+    const text = $(element).text().trim();
+    if (SOURCE_LINK.test(text) || (/^(?:source|src)$/i.test(text) && element.name === 'a' && inEntryHeading(element))) removeKeepingTargets($, element);
+  });
+  // An icon-only link (a download button, a repository badge) is an empty "[](…)" in Markdown.
+  $(selectAll('a[href]', root)).each((_, element) => {
+    if ($(element).text().trim() === '' && selectAll('img[alt]', element).every((image) => (image.attribs['alt'] ?? '').trim() === '')) removeKeepingTargets($, element);
+  });
+  // Permalinks: a same-page link in a heading or entry that shows only a glyph, or says it is a permalink.
+  $(selectAll(SECTION_STARTS, root)).find('a[href^="#"]').each((_, element) => {
+    const link = $(element);
+    if (link.find('img').length > 0) return;
+    const label = `${link.attr('title') ?? ''} ${link.attr('aria-label') ?? ''}`;
+    if (GLYPH_ONLY.test(link.text()) || LINK_LABEL.test(label)) removeKeepingTargets($, element);
+  });
+  // Glyph-only same-page links elsewhere (rustdoc's §, Docusaurus' zero-width links): their ids are already recorded.
+  $(selectAll('a[href^="#"]', root)).each((_, element) => {
+    const link = $(element);
+    if (GLYPH_ONLY.test(link.text()) && link.find('img').length === 0) removeKeepingTargets($, element);
+  });
+}
+
+/**
+ * Removes an element, leaving an empty target for each id it carried: a permalink is chrome,
+ * but its id may be the very anchor of its heading (Node.js puts it on `<a class="mark">`).
+ */
+function removeKeepingTargets($: CheerioAPI, element: Element): void {
+  if (element.parent === null) return; // inside chrome already removed
+  const ids = [element, ...selectAll('[id], a[name]', element)].map((node) => node.attribs['id'] ?? (node.name === 'a' ? node.attribs['name'] : undefined)).filter((id): id is string => id !== undefined && id !== '');
+  if (ids.length === 0) $(element).remove();
+  else $(element).replaceWith(ids.map((id) => $.html($('<a></a>').attr('id', id))).join(''));
+}
+
+/** Heading or title text as a person would write it: no glyphs, no "[source]", one space between words. */
+export function cleanHeadingText(text: string): string {
+  return text
+    .replace(/\[(?:source|docs|src)\]/gi, ' ')
+    .replace(/[\uE000-\uF8FF\u200b\ufeff]/gu, '')
+    .replace(/[\s\u00a0]+/g, ' ')
+    .replace(/(?:[\s¶§⁋◆🔗]|\s#)+$/u, '')
+    .replace(/^[\s¶§⁋◆🔗]+/u, '')
+    .trim();
+}

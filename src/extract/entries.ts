@@ -1,0 +1,245 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import { selectAll } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
+import type { Heading } from '../core/types.js';
+import { cleanHeadingText } from './chrome.js';
+import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
+
+/**
+ * Sections from wherever generators put the anchor. Headings keep their level; anchored
+ * entries that are no heading (a `<dt>`, a list item or table row that starts an entry, a
+ * pseudo-heading such as Haddock's `p.src` or RDoc's `div.method-heading`) become headings one
+ * level below their section, so each is a passage of its own, keyed by its anchor and named
+ * by the entry. Returns the page's headings in document order, each with the anchor that was
+ * served for it, if any; the DOM is rewritten so each heading holds its clean text.
+ */
+export function markSections($: CheerioAPI, main: Cheerio<Element>, served: ReadonlySet<string>): Heading[] {
+  const root = main.get(0);
+  if (root === undefined) return [];
+  unrollEntryTables($, root, served);
+  unwrapLayoutLists($, root);
+  splitEntryLists($, root, served);
+  markPseudoHeadings($, root, served);
+
+  const headings: Heading[] = [];
+  const used = new Set<string>();
+  const replacements: { element: Element; level: number; text: string; anchor?: string }[] = [];
+  let sectionLevel = 1;
+  for (const element of selectAll('h1, h2, h3, h4, h5, h6, dt, [data-citedocs-entry]', root)) {
+    const isHeading = /^h[1-6]$/.test(element.name);
+    let anchor = findSectionAnchor(element, served, root, { spanTargets: element.attribs['data-citedocs-entry'] === undefined });
+    if (anchor !== undefined && used.has(anchor)) anchor = undefined;
+    if (!isHeading && anchor === undefined) continue; // an unanchored term stays text
+    const text = cleanHeadingText(textWithBreaks($, element));
+    if (text === '') continue;
+    if (anchor !== undefined) used.add(anchor);
+    // Each enclosing definition (a class around its methods) adds a level.
+    const level = isHeading ? Number(element.name.slice(1)) : Math.min(6, sectionLevel + 1 + ancestorsNamed(element, 'dd', root));
+    if (isHeading) sectionLevel = level;
+    replacements.push({ element, level, text, ...(anchor === undefined ? {} : { anchor }) });
+    headings.push({ level, text, ...(anchor === undefined ? {} : { anchor }) });
+  }
+  for (const { element, level, text } of replacements) {
+    // The heading as plain text: `json.dumps(obj, *, skipkeys=False)`, not a heading full of emphasis and links.
+    $(element).replaceWith($(`<h${level}></h${level}>`).text(text));
+  }
+  // Entries found inside list items (a list of `<dl>`s) now put headings in a list.
+  unwrapLayoutLists($, root);
+  return headings;
+}
+
+/** An element's text with a space where a `<br>` separates two terms (`WORK<br>TRANSACTION`). */
+function textWithBreaks($: CheerioAPI, element: Element): string {
+  const breaks = selectAll('br', element);
+  if (breaks.length === 0) return $(element).text();
+  const copy = $(element).clone();
+  copy.find('br').replaceWith(' ');
+  return copy.text();
+}
+
+function ancestorsNamed(element: Element, name: string, root: Element): number {
+  let count = 0;
+  for (let node = element.parent; node !== null && node !== root; node = node.parent) if (node.type === 'tag' && node.name === name) count += 1;
+  return count;
+}
+
+/** The first visible node inside an element, skipping blank text and empty targets. */
+function firstVisibleChild(element: Element): AnyNode | undefined {
+  return element.children.find((child) => !(child.type === 'text' && isBlankText(child.data)) && child.type !== 'comment' && !isAnchorMarker(child));
+}
+
+/** Whether the element is a target itself or starts with an empty `<a id|name>` target. */
+function startsWithTarget(element: Element, served: ReadonlySet<string>, markers: 'a' | 'any'): boolean {
+  const id = element.attribs['id'];
+  if (id !== undefined && served.has(id)) return true;
+  for (const child of element.children) {
+    if (child.type === 'text' && isBlankText(child.data)) continue;
+    if (child.type === 'tag' && child.name === 'td') return startsWithTarget(child, served, markers);
+    if (!isAnchorMarker(child)) return false;
+    if (markers === 'a' && child.name !== 'a') return false;
+    return served.has(child.attribs['id'] ?? child.attribs['name'] ?? '');
+  }
+  return false;
+}
+
+/**
+ * A table that holds headings or anchored rows is layout (Doxygen's member summaries), not
+ * data: its rows become blocks in order, a heading stays a heading, an anchored row becomes an
+ * entry named by its text, and the other rows become paragraphs.
+ */
+function unrollEntryTables($: CheerioAPI, root: Element, served: ReadonlySet<string>): void {
+  const tables = selectAll('table', root).filter((table) => {
+    const rows = selectAll('tr', table).filter((row) => closestTable(row) === table);
+    return rows.some((row) => startsWithTarget(row, served, 'a')) || selectAll('h1, h2, h3, h4, h5, h6', table).length > 0;
+  });
+  // Innermost first, so an outer table sees its inner ones already unrolled.
+  for (const table of tables.reverse()) {
+    // Under each heading row: the plain rows first (they belong to that heading's section), then
+    // the anchored rows, each an entry of its own (else the plain rows would fall under an entry).
+    const blocks: string[] = [];
+    let plain: string[] = [];
+    let entries: string[] = [];
+    const flush = () => {
+      blocks.push(...plain, ...entries);
+      plain = [];
+      entries = [];
+    };
+    for (const row of selectAll('tr', table).filter((candidate) => closestTable(candidate) === table)) {
+      const headings = selectAll('h1, h2, h3, h4, h5, h6', row);
+      if (headings.length > 0) {
+        flush();
+        for (const heading of headings) blocks.push($.html(heading));
+        continue;
+      }
+      const cells = selectAll('td, th', row).filter((cell) => closestTable(cell) === table);
+      const text = cells.map((cell) => $(cell).text().replace(/[\s\u00a0]+/g, ' ').trim()).filter(Boolean).join(' ');
+      if (startsWithTarget(row, served, 'a')) {
+        const marker = targetOf(row, served);
+        // The row is the whole entry (an undocumented member): its text is also its passage.
+        entries.push(`<dl><dt${marker === undefined ? '' : ` data-citedocs-target="${escapeAttribute(marker)}"`}>${escapeText(text)}</dt><dd><p>${cells.map((cell) => $(cell).html() ?? '').join(' ')}</p></dd></dl>`);
+      } else if (text !== '') {
+        plain.push(`<p>${cells.map((cell) => $(cell).html() ?? '').join(' ')}</p>`);
+      }
+    }
+    flush();
+    $(table).replaceWith(`<div>${blocks.join('\n')}</div>`);
+  }
+  // The entries made from rows carry their row's target as a marker the anchor finder reads.
+  for (const dt of selectAll('dt[data-citedocs-target]', root)) {
+    const target = dt.attribs['data-citedocs-target'] ?? '';
+    $(dt).removeAttr('data-citedocs-target').prepend($('<a></a>').attr('id', target));
+  }
+}
+
+function targetOf(row: Element, served: ReadonlySet<string>): string | undefined {
+  const own = row.attribs['id'];
+  if (own !== undefined && served.has(own)) return own;
+  const marker = selectAll('a[id], a[name]', row)[0];
+  return marker === undefined ? undefined : (marker.attribs['id'] ?? marker.attribs['name']);
+}
+
+function closestTable(node: Element): Element | undefined {
+  for (let current = node.parent; current !== null; current = current.parent) if (current.type === 'tag' && current.name === 'table') return current;
+  return undefined;
+}
+
+/**
+ * A list whose items hold headings is layout (Javadoc 8's `ul.blockList > li.blockList` around
+ * every member), not a list: as Markdown, its headings would be list text that starts no
+ * section. Its items' content takes its place.
+ */
+function unwrapLayoutLists($: CheerioAPI, root: Element): void {
+  // A note (mdBook's `<blockquote>`) that holds a heading: as Markdown, "> ### Title" starts no section.
+  for (const quote of selectAll('blockquote', root).reverse()) {
+    if (selectAll('h1, h2, h3, h4, h5, h6', quote).length > 0) $(quote).replaceWith($(quote).html() ?? '');
+  }
+  for (const list of selectAll('ul, ol', root).reverse()) {
+    const items = list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'li');
+    if (!items.some((item) => selectAll('h1, h2, h3, h4, h5, h6', item).length > 0)) continue;
+    $(list).replaceWith(items.map((item) => $(item).html() ?? '').join('\n'));
+  }
+}
+
+/**
+ * A list whose items carry their own anchors (a reference list of options) becomes entries:
+ * each anchored item is a definition named by its lead (`--verbose`, a bold term, or its first
+ * words), with the item's text as its body; the other items stay a list.
+ */
+function splitEntryLists($: CheerioAPI, root: Element, served: ReadonlySet<string>): void {
+  for (const list of selectAll('ul, ol', root).reverse()) {
+    const items = list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'li');
+    if (!items.some((item) => startsWithTarget(item, served, 'a'))) continue;
+    const blocks: string[] = [];
+    let plain: string[] = [];
+    const flush = () => {
+      if (plain.length > 0) blocks.push(`<${list.name}>${plain.join('')}</${list.name}>`);
+      plain = [];
+    };
+    for (const item of items) {
+      if (!startsWithTarget(item, served, 'a')) {
+        plain.push($.html(item));
+        continue;
+      }
+      flush();
+      const target = targetOf(item, served);
+      const name = leadOf($, item);
+      blocks.push(`<dl><dt${target === undefined ? '' : ` id="${escapeAttribute(target)}"`}>${escapeText(name)}</dt><dd>${$(item).html() ?? ''}</dd></dl>`);
+    }
+    flush();
+    $(list).replaceWith(blocks.join('\n'));
+  }
+}
+
+/** What an entry is called: its leading code or bold term, else its words up to a separator. */
+function leadOf($: CheerioAPI, item: Element): string {
+  const first = firstVisibleChild(item.children.length === 1 && item.children[0]?.type === 'tag' && item.children[0].name === 'p' ? item.children[0] : item);
+  if (first !== undefined && first.type === 'tag' && /^(code|kbd|samp|var|tt|strong|b|dfn|em|a)$/.test(first.name)) {
+    const lead = cleanHeadingText($(first).text());
+    if (lead !== '') return lead;
+  }
+  const text = cleanHeadingText($(item).text());
+  const cut = /^(.{1,80}?)(?:\s[-–—:]\s|:\s|\.\s|$)/.exec(text)?.[1] ?? text.slice(0, 80);
+  return cut.trim();
+}
+
+/** Class names of blocks that head an entry: Haddock's `src`, pydoctor's `functionHeader`, RDoc's `method-heading`, `signature`, `decl`. */
+const PSEUDO_HEADING_CLASS = /heading|header|signature|decl|\b(?:src|sig|term|memname|name|caption|title)\b/i;
+const NAME_ELEMENTS = new Set(['b', 'strong', 'code', 'tt', 'kbd', 'samp', 'var', 'dfn']);
+
+/**
+ * Short blocks that act as an entry's heading without being one: Haddock's `p.src`, RDoc's
+ * `div.method-heading`, a `<p><b>name</b></p>` after an `<a name>` target. They become entries
+ * when they are anchored; an unanchored one stays text.
+ */
+function markPseudoHeadings($: CheerioAPI, root: Element, served: ReadonlySet<string>): void {
+  for (const element of selectAll('p, div', root)) {
+    if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
+    const text = $(element).text().replace(/[\s\u00a0]+/g, ' ').trim();
+    if (text === '' || text.length > 160) continue;
+    const visible = element.children.filter((child) => !(child.type === 'text' && isBlankText(child.data)) && !isAnchorMarker(child));
+    const onlyName = visible.length === 1 && visible[0]?.type === 'tag' && NAME_ELEMENTS.has(visible[0].name);
+    if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
+    // Only something follows it makes it a heading: a lone bold line is emphasis.
+    if (!hasFollowingContent(element)) continue;
+    // Marked first: a wrapper's id (RDoc's `div.method-detail#method-i-x`) goes to its first entry.
+    element.attribs['data-citedocs-entry'] = '';
+    if (findSectionAnchor(element, served, root, { spanTargets: false }) === undefined) delete element.attribs['data-citedocs-entry'];
+  }
+}
+
+function hasFollowingContent(element: Element): boolean {
+  for (let node = element.next; node !== null; node = node.next) {
+    if (node.type === 'text' && isBlankText(node.data)) continue;
+    if (node.type === 'comment' || isAnchorMarker(node)) continue;
+    return true;
+  }
+  return false;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function escapeAttribute(text: string): string {
+  return escapeText(text).replace(/"/g, '&quot;');
+}

@@ -1,0 +1,47 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import { selectAll } from 'css-select';
+import type { Element } from 'domhandler';
+
+/**
+ * Rewrites a generator's markup into what the Markdown converter reads well: Doxygen's code
+ * fragments (one `div.line` per line) become `<pre>`, its signature tables one line of code;
+ * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go.
+ */
+export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
+  const root = main.get(0);
+  if (root === undefined) return;
+  if (generator === 'doxygen') doxygen($, root);
+  if (generator === 'latex2html') latex2html($, root);
+}
+
+function doxygen($: CheerioAPI, root: Element): void {
+  // "More..." after each brief in a summary: a link to the entry below, not text.
+  for (const link of selectAll('a', root)) if (/^More\.\.\.$/.test($(link).text().trim())) $(link).remove();
+  for (const fragment of selectAll('div.fragment', root)) {
+    const lines = selectAll('div.line', fragment).map((line) => $(line).text().replace(/\u00a0/g, ' ').replace(/\s+$/, ''));
+    $(fragment).replaceWith($('<pre></pre>').text(lines.join('\n')));
+  }
+  for (const prototype of selectAll('div.memproto', root)) {
+    const signature = $(prototype).text().replace(/[\s\u00a0]+/g, ' ').replace(/\s+([,)])/g, '$1').replace(/\(\s+/g, '(').trim();
+    $(prototype).replaceWith($('<pre class="language-c"></pre>').text(signature));
+  }
+}
+
+function latex2html($: CheerioAPI, root: Element): void {
+  // "See **set xtics (p. [*])**": the page number never made it, only a link around a crossref
+  // image (removed as chrome). The link goes onto the name it refers to: "See **[set xtics](…)**".
+  for (const link of selectAll('a[href]', root)) {
+    const element = $(link);
+    if (element.text().trim() !== '' || element.find('img').length > 0) continue;
+    const previous = link.prev;
+    const next = link.next;
+    if (previous?.type !== 'text' || next?.type !== 'text' || !next.data.startsWith(')')) continue;
+    const match = /^(.*?)\s*\(p\.[\s\u00a0]*$/s.exec(previous.data);
+    if (match === null) continue;
+    const name = match[1] ?? '';
+    previous.data = '';
+    next.data = next.data.slice(1);
+    element.text(name.trim());
+    if (name.trim() === '') element.remove();
+  }
+}

@@ -1,0 +1,177 @@
+import type { CheerioAPI } from 'cheerio';
+
+/**
+ * What we know of each documentation generator: how to recognise its pages, where its main
+ * content sits, and the chrome it puts around (and inside) it. Selectors come first; the
+ * generic fallback (and Readability, last) only serve pages of no known generator.
+ */
+export interface GeneratorProfile {
+  name: string;
+  /** Whether a page is this generator's: its `<meta name="generator">`, else its markup. */
+  matches: (generator: string, $: CheerioAPI) => boolean;
+  /** Main-content candidates, best first. `body` means the page body once chrome is gone. */
+  main: readonly string[];
+  /** Chrome to remove before choosing the main content. */
+  chrome: readonly string[];
+  /** Where the page's own title is, when it is not the content's first h1. */
+  title?: readonly string[];
+}
+
+const has = (selector: string) => ($: CheerioAPI) => $(selector).length > 0;
+
+export const GENERATORS: readonly GeneratorProfile[] = [
+  {
+    name: 'mkdocs',
+    matches: (generator, $) => /mkdocs/i.test(generator) || has('.md-content__inner, .md-container')($),
+    main: ['article.md-content__inner', '.md-content', 'div[role=main]', '.rst-content', 'main'],
+    chrome: ['.md-header', '.md-sidebar', '.md-footer', '.md-content__button', '.md-source-file', '.md-feedback', '.md-skip', '.md-tabs', 'div.navbar', '.bs-sidebar', '.wy-nav-side', 'div.modal'],
+  },
+  {
+    name: 'sphinx',
+    matches: (generator, $) => /^(?:sphinx|docutils)/i.test(generator) || has('div.sphinxsidebar, a.headerlink, .wy-nav-content, .bd-article, #furo-main-content, .sphinxsidebarwrapper')($),
+    main: ['article.bd-article', 'article#furo-main-content', '#furo-main-content', 'div[itemprop=articleBody]', 'div.body[role=main]', 'div.body', '[role=main]', 'div.document', 'main'],
+    chrome: [
+      '.sphinxsidebar', '.related', 'div.footer', '.wy-nav-side', '.wy-breadcrumbs', '.rst-footer-buttons', '.rst-versions',
+      '.sidebar-drawer', '.toc-drawer', '.related-pages', '.mobile-header', '.bd-header', '.bd-footer', '.bd-sidebar', '.bd-sidebar-primary',
+      '.bd-sidebar-secondary', '.prev-next-area', '.header-article', '.bd-header-article', '.footer-article', '#searchbox', '.searchformwrapper',
+      'div.header', 'div.topnav', 'div.bottomnav', '#rtd-footer-container', '.headerlink',
+    ],
+  },
+  {
+    name: 'docusaurus',
+    matches: (generator, $) => /docusaurus/i.test(generator) || has('.theme-doc-markdown, #__docusaurus')($),
+    main: ['.theme-doc-markdown', 'article', 'main'],
+    chrome: ['.theme-doc-toc-desktop', '.theme-doc-toc-mobile', '.theme-doc-breadcrumbs', '.theme-doc-footer', '.theme-edit-this-page', '.pagination-nav', '.theme-doc-sidebar-container', '.navbar', '.theme-doc-version-badge'],
+  },
+  {
+    name: 'vitepress',
+    matches: (generator, $) => /vitepress/i.test(generator) || has('.vp-doc, .VPDoc')($),
+    main: ['.vp-doc', 'main'],
+    chrome: ['.VPNav', '.VPSidebar', '.VPDocAside', '.VPDocFooter', '.VPLocalNav', '.VPFooter'],
+  },
+  {
+    name: 'nextra',
+    matches: (_generator, $) => has('.nextra-content, .nextra-nav-container')($),
+    main: ['.nextra-content', 'article', 'main'],
+    chrome: ['.nextra-toc', '.nextra-sidebar-container', '.nextra-breadcrumb', '.nextra-nav-container'],
+  },
+  {
+    name: 'mdbook',
+    matches: (_generator, $) => has('#menu-bar .menu-title, #mdbook-help-container, .sidebar-scrollbox')($),
+    main: ['#content main', 'main'],
+    chrome: ['#sidebar', '#menu-bar', '#search-wrapper', '.nav-wrapper', '.nav-wide-wrapper', '#theme-list', '.sidebar-scrollbox'],
+  },
+  {
+    name: 'rdoc',
+    matches: (generator, $) => /rdoc/i.test(generator) || has('#documentation .method-detail, #metadata #navigation')($),
+    main: ['main#documentation', '#documentation', 'main'],
+    chrome: ['#metadata', 'nav', '#search-section', '.method-click-advice', '.method-source-code', '#validator-badges'],
+  },
+  {
+    name: 'yard',
+    matches: (generator, $) => /yard/i.test(generator) || has('#main #content .summary_toggle, #search_frame')($),
+    main: ['#content', '#main'],
+    chrome: ['#header', '#menu', '#search', '#footer', '.summary_toggle', '#toc', '.showSource'],
+  },
+  {
+    name: 'epydoc',
+    matches: (generator) => /epydoc/i.test(generator),
+    main: ['body'],
+    chrome: ['table.navbar', 'table.summary-table ~ br', 'span.options', 'a[target="_top"]'],
+  },
+  {
+    name: 'asciidoctor',
+    matches: (generator) => /asciidoctor/i.test(generator),
+    main: ['#content'],
+    chrome: ['#toc', '#footer', '#header .details', 'a.anchor'],
+    title: ['#header > h1', 'h1'],
+  },
+  {
+    name: 'asciidoc',
+    matches: (generator) => /^asciidoc/i.test(generator),
+    main: ['#content'],
+    chrome: ['#toc', '#footer', '#toctitle'],
+    title: ['#header > h1', 'h1'],
+  },
+  {
+    name: 'doxygen',
+    matches: (generator, $) => /doxygen/i.test(generator) || has('#MSearchBox, div.headertitle')($),
+    main: ['div.contents', 'body'],
+    chrome: ['#top', '#main-nav', '#MSearchBox', '#MSearchSelectWindow', '#MSearchResultsWindow', '#nav-path', '.navpath', 'hr.footer', 'address.footer', 'div.dynheader', 'div.dyncontent', 'map', 'tr[class^="separator:"]', 'div.summary', 'div.ingroups'],
+    title: ['div.headertitle .title', 'div.title'],
+  },
+  {
+    name: 'rustdoc',
+    matches: (generator, $) => /rustdoc/i.test(generator) || has('rustdoc-search, #rustdoc-vars')($),
+    main: ['section#main-content', '#main-content', 'main'],
+    chrome: ['rustdoc-search', '.out-of-band', '.rightside', 'summary.hideme', 'nav.sidebar', '.sidebar', '#copy-path', '.search-form', 'rustdoc-toolbar'],
+  },
+  {
+    name: 'javadoc',
+    matches: (generator, $) => /javadoc/i.test(generator) || has('.topNav, .top-nav, .contentContainer, .flex-content')($),
+    main: ['main[role=main]', 'main', 'body'],
+    chrome: ['.top-nav', '.sub-nav', '.bottom-nav', '.topNav', '.subNav', '.bottomNav', '.legalCopy', '.skipNav', '.nav-padding', '#navbar-top', '.flex-header', 'footer'],
+    title: ['.header > .title', 'h1.title', 'h2.title'],
+  },
+  {
+    name: 'docbook',
+    matches: (generator) => /docbook/i.test(generator),
+    main: ['body'],
+    chrome: ['.navheader', '.navfooter'],
+  },
+  {
+    name: 'latex2html',
+    matches: (generator) => /latex2html/i.test(generator),
+    main: ['body'],
+    chrome: ['div.navigation', 'img[src$="crossref.png"]', 'address'],
+  },
+  {
+    name: 'texinfo',
+    matches: (generator) => /makeinfo|texi2any|texi2html/i.test(generator),
+    main: ['body'],
+    chrome: ['div.nav-panel', 'div.header', 'table.menu'],
+    title: ['h1', 'h2.chapter', 'h2.unnumbered', 'h2.appendix', 'h2', 'h3'],
+  },
+  {
+    name: 'godoc',
+    matches: (_generator, $) => has('.go-Main, .Documentation, #pkg-overview, .UnitDoc')($),
+    main: ['.UnitDoc', '.Documentation', '#page .container', 'main', '#page'],
+    chrome: ['.go-Header', '.go-Footer', '.go-Main-nav', '.UnitDetails-outline', '.go-Main-headerDetails', '.UnitMeta', '.Documentation-sinceVersion', '#topbar', '#footer', '.go-Breadcrumb'],
+    title: ['h1.UnitHeader-titleHeading', 'h1'],
+  },
+  {
+    name: 'gitbook',
+    matches: (generator, $) => /gitbook/i.test(generator) || has('.book-summary, .markdown-section')($),
+    main: ['.markdown-section', '.page-inner', 'main'],
+    chrome: ['.book-summary', '.book-header', '.navigation', '.page-footer'],
+  },
+  {
+    name: 'hugo',
+    matches: (generator) => /hugo/i.test(generator),
+    main: ['.td-content', 'article.markdown', '.book-page article', 'article', 'main', '#content', '.content'],
+    chrome: ['.td-sidebar', '.td-sidebar-toc', '.td-page-meta', '.td-navbar', '.book-menu', '.book-toc', '.book-footer', '.td-footer', '.feedback--title'],
+  },
+  {
+    name: 'jekyll',
+    matches: (generator) => /jekyll/i.test(generator),
+    main: ['#main-content', 'main', 'article', '.page-content', '.page__content', '.post-content', '#content'],
+    chrome: ['.side-bar', '.search', '.site-header', '.site-footer', '.page__meta', '.page__share', '.sidebar', '.breadcrumb-nav', '.site-nav'],
+  },
+];
+
+/** Chrome of any page, whatever its generator. */
+export const GENERIC_CHROME = [
+  'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'form', 'button', 'dialog',
+  'nav', 'aside', 'footer', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[role=complementary]',
+  '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs', '.skip-link', '.skip-to-content', '.edit-this-page', '.prev-next', '.table-of-contents',
+  '#column2', '#toc-picker', '#gtoc', // Node.js API docs (#column2 is the nav, #column1 the content)
+];
+
+/** Main-content candidates for a page of no known generator, best first. */
+export const GENERIC_MAIN = ['main', '[role=main]', 'article', '#apicontent', 'div.body', '.markdown-body', '.rst-content', '#main-content', '#content', '.content', '.document'];
+
+/** The profile of the generator that made this page, if we know it. */
+export function detectGenerator($: CheerioAPI): GeneratorProfile | undefined {
+  const generator = $('meta[name="generator" i]').attr('content') ?? '';
+  return GENERATORS.find((profile) => profile.matches(generator, $));
+}

@@ -1,0 +1,74 @@
+import type { CheerioAPI } from 'cheerio';
+import { cleanHeadingText } from './chrome.js';
+
+/** Separators between a page's name and its site's in `<title>`: "Fixtures — pytest documentation". */
+const TITLE_SEPARATORS = [' — ', ' – ', ' | ', ' · ', ' :: ', ' » ', ' - '];
+
+export interface TitleParts {
+  /** The page's own part of `<title>`, without the site. */
+  page: string;
+  /** The site's part, when `<title>` has one (or `og:site_name` says it). */
+  site?: string;
+}
+
+/** Words that name a site or a book rather than a page: "pytest documentation", "Postfix manual", "hiro 1.1.1". */
+const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|reference manual|wiki|sdk|help center)\b|\bv?\d+\.\d+(?:\.\d+)*\b/i;
+
+/**
+ * `<title>` split into the page's name and the site's: the site part is the one `og:site_name`
+ * names, else the one that reads like a site ("— pytest documentation", "Postfix manual -"),
+ * else the last ("Configuration - MkDocs").
+ */
+export function splitDocumentTitle($: CheerioAPI): TitleParts {
+  const full = cleanHeadingText($('title').first().text());
+  const siteName = cleanHeadingText($('meta[property="og:site_name"]').attr('content') ?? '');
+  for (const separator of TITLE_SEPARATORS) {
+    const index = full.lastIndexOf(separator);
+    if (index <= 0) continue;
+    const before = full.slice(0, index).trim();
+    const after = full.slice(index + separator.length).trim();
+    const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
+    return beforeIsSite ? { page: after, site: before } : { page: before, site: after };
+  }
+  return siteName !== '' && !same(full, siteName) ? { page: full, site: siteName } : { page: full };
+}
+
+/** h1s that name a part of every page, not the page: man-page sections (`NAME`), Haddock's "Documentation". */
+const GENERIC_HEADING = /^(?:name|synopsis|description|documentation|contents|table of contents|index|home|welcome|untitled|api documentation)$/i;
+
+/**
+ * The title a person would give the page: the generator's own title element when it has one
+ * (Doxygen's `.headertitle`, Asciidoctor's `#header h1`), else the content's first h1 unless it
+ * only names the site (a theme's banner) or a part of every page (`NAME`), or `<title>` names
+ * the same thing more fully (`petsc4py.PETSc.KSP.Type` for "Class Type"); else `<title>`
+ * without the site's name.
+ */
+export function pageTitle(candidates: { generatorTitle?: string; firstH1?: string; parts: TitleParts; url: string }): string {
+  const { generatorTitle, firstH1, parts } = candidates;
+  if (generatorTitle !== undefined && generatorTitle !== '') return generatorTitle;
+  if (firstH1 !== undefined && firstH1 !== '' && !isSiteName(firstH1, parts)) {
+    if (parts.page !== '' && (isGeneric(firstH1) || qualifies(parts.page, firstH1))) return parts.page;
+    return firstH1;
+  }
+  return parts.page || candidates.url;
+}
+
+function isGeneric(heading: string): boolean {
+  return GENERIC_HEADING.test(heading);
+}
+
+/** Whether `title` is a qualified name ending in the heading's last word: `pkg.mod.Type` for "Class Type". */
+function qualifies(title: string, heading: string): boolean {
+  const last = heading.split(/\s+/).at(-1) ?? '';
+  return /^[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)+$/u.test(title) && last !== '' && title.endsWith(last) && title !== heading;
+}
+
+/** Whether a heading only names the site: "pytest 7.2 documentation" on every page of it. */
+export function isSiteName(text: string, parts: TitleParts): boolean {
+  return parts.site !== undefined && same(text, parts.site) && !same(text, parts.page);
+}
+
+function same(a: string, b: string): boolean {
+  const normalise = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return normalise(a) === normalise(b);
+}
