@@ -1,3 +1,4 @@
+import type { SiteReport } from './site-report.js';
 import type { CitedocsConfig } from '../core/config.js';
 import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -76,6 +77,8 @@ export interface SourceSummary {
   pages: number;
 }
 
+export type { SiteReport } from './site-report.js';
+
 /** What the index holds for one page: `citedocs inspect`. */
 export interface PageInspection {
   url: string;
@@ -119,6 +122,8 @@ export interface Engine {
   stats(): StoreStats;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
   inspect(url: string): PageInspection | undefined;
+  /** How well the pages under `site` (every page when empty) were extracted: `citedocs inspect --site`. */
+  siteReport(site: string): SiteReport;
   /** The documentation sets in the index, largest first. */
   listSources(): SourceSummary[];
   close(): Promise<void>;

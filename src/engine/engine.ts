@@ -1,4 +1,5 @@
 import { inspectPage, summariseSources } from './catalog.js';
+import { siteReport } from './site-report.js';
 import { retrievalQuery } from '../retrieve/conversation.js';
 import { existsSync } from 'node:fs';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
@@ -25,7 +26,7 @@ import { writeAnswer } from './answering.js';
 import type { AskResponse, EmbedOptions, Engine, EngineDependencies, SearchResult } from './engine-types.js';
 import { round } from '../core/round.js';
 
-export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult } from './engine-types.js';
+export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
 
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
@@ -270,6 +271,10 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     inspect(url) {
       return inspectPage(readStore(), url);
+    },
+
+    siteReport(site) {
+      return siteReport(readStore(), site);
     },
 
     listSources() {

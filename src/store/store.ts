@@ -1,4 +1,4 @@
-import type { Chunk, FrontierEntry, Page, TextIndex } from '../core/types.js';
+import type { Chunk, FrontierEntry, Heading, Page, TextIndex } from '../core/types.js';
 import type { VectorStore } from './vectors.js';
 
 export type { FrontierEntry, TextHit, TextQuery } from '../core/types.js';
@@ -65,6 +65,8 @@ export interface StoredPage {
   etag?: string;
   lastModified?: string;
   links: string[];
+  /** The page's headings in document order, as extracted. */
+  headings: Heading[];
   chunking?: string;
 }
 

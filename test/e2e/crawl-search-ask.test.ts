@@ -207,6 +207,27 @@ describe('ingest <url>docs/ --json', () => {
   });
 });
 
+describe('inspect --site', () => {
+  it('reports the crawled site: pages, passages, anchored headings, no anchor missing from its page, as text and as JSON', async () => {
+    const text = await cli(['inspect', '--site', `${base}docs/`, '--db', db]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\d+ pages, \d+ passages/);
+    expect(text.stdout).toMatch(/anchors not on their page 0/);
+    const json = await cli(['inspect', '--site', `${base}docs/`, '--db', db, '--json']);
+    const report = JSON.parse(json.stdout) as { pages: number; passages: number; anchorsMissing: { count: number }; headings: { withAnchor: number } };
+    expect(report.pages).toBeGreaterThan(3);
+    expect(report.passages).toBeGreaterThanOrEqual(report.pages);
+    expect(report.anchorsMissing.count).toBe(0);
+    expect(report.headings.withAnchor).toBeGreaterThan(0);
+  });
+
+  it('exits 1 naming the URL when no page is under it', async () => {
+    const result = await cli(['inspect', '--site', 'https://nowhere.example/', '--db', db]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('https://nowhere.example/');
+  });
+});
+
 describe('search "<question>" --json', () => {
   const cases = [
     {

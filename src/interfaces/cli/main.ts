@@ -1,11 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
-import { CitedocsError } from '../../core/errors.js';
+import { CitedocsError, UsageError } from '../../core/errors.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
 import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
 import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
+import { formatSiteReport } from './site-report-format.js';
 import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.js';
 import { progressReporter } from './progress.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
@@ -199,10 +200,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   });
 
   withCommon(
-    program.command('inspect').description('show what the index holds for a page: its anchors and its chunks').argument('<page-url>', 'URL of an ingested page'),
-  ).action(async (url: string, options: CommonOptions) => {
+    program
+      .command('inspect')
+      .description('show what the index holds for a page (its anchors and chunks), or with --site how well a site was extracted')
+      .argument('[page-url]', 'URL of an ingested page')
+      .option('--site [url]', 'report on every page under this URL (all pages when no URL is given): anchors, sections, titles'),
+  ).action(async (url: string | undefined, options: CommonOptions & { site?: string | boolean }) => {
     const engine = engineFor(options);
     try {
+      if (options.site !== undefined) {
+        const report = engine.siteReport(typeof options.site === 'string' ? options.site : (url ?? ''));
+        if (report.pages === 0) throw new CitedocsError(`No page under ${report.site || 'any URL'} is in the index at ${engine.config.dbPath}. Check the URL (citedocs sources lists the sites) or ingest it first.`);
+        print(options, report, formatSiteReport(report));
+        return;
+      }
+      if (url === undefined) throw new UsageError('Give the URL of a page (citedocs inspect <page-url>), or --site [url] for a report on a whole site.');
       const page = engine.inspect(url);
       if (page === undefined) throw new CitedocsError(`${url} is not in the index at ${engine.config.dbPath}. Check the URL (citedocs search shows the URLs it has) or ingest it first.`);
       print(options, page, formatInspection(page));

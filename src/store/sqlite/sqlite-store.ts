@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
-import type { Chunk, Page } from '../../core/types.js';
+import type { Chunk, Heading, Page } from '../../core/types.js';
 import type { Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import { createCrawlState } from './crawl-state.js';
@@ -59,9 +59,9 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
         page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null, JSON.stringify(page.links ?? []), page.chunking ?? null,
       ).lastInsertRowid,
     );
-    for (const anchor of new Set([...page.anchors, ...page.headings.flatMap((heading) => (heading.anchor ? [heading.anchor] : []))])) {
-      statements.insertAnchor.run(pageId, anchor);
-    }
+    // The anchor map holds the ids the page really has (extraction lists every one), never a
+    // heading's anchor taken on trust: a citation is checked against what the page serves.
+    for (const anchor of new Set(page.anchors)) statements.insertAnchor.run(pageId, anchor);
     for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, pageId);
     lexical.chunksChanged();
     chunks.forEach((chunk, ordinal) => {
@@ -173,13 +173,14 @@ interface PageRow {
   etag: string | null;
   last_modified: string | null;
   links: string;
+  headings: string;
   chunking: string | null;
   chunk_count: number;
 }
 
 function getPage(prepare: (sql: string) => Database.Statement, url: string): StoredPage | undefined {
   const row = prepare(
-      `SELECT url, title, content_hash, source, fetched_at, etag, last_modified, links, chunking,
+      `SELECT url, title, content_hash, source, fetched_at, etag, last_modified, links, headings, chunking,
               (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunk_count
          FROM pages WHERE url = ?`,
     )
@@ -193,6 +194,7 @@ function getPage(prepare: (sql: string) => Database.Statement, url: string): Sto
     fetchedAt: row.fetched_at,
     chunkCount: row.chunk_count,
     links: JSON.parse(row.links) as string[],
+    headings: JSON.parse(row.headings) as Heading[],
     ...(row.etag === null ? {} : { etag: row.etag }),
     ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
     ...(row.chunking === null ? {} : { chunking: row.chunking }),
