@@ -187,17 +187,20 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
     expect(await page.locator('#empty').isHidden()).toBe(true);
   }, 60_000);
 
-  it('links [n] while the answer streams, and Stop aborts the request (a model stand-in held mid-answer)', async () => {
+  it('links [n] while the answer streams, keeps the link as more text arrives, and Stop or Esc aborts the request (a model stand-in held mid-answer)', async () => {
     const model = heldModel(['To remove a table, use **DROP TABLE** ', '[1]. ', 'It also drops the indexes of the table ', '[1]. ', 'Add `CASCADE` to drop the views that depend on it ', '[1].'], 4);
     const held = createEngine({ dbPath, rerank: { method: 'fused' }, retrieve: { techniques: { hyde: { enabled: false }, expansion: { enabled: false } } } }, { llm: model });
     closers.push(() => held.close());
     const { context, page } = await open(`${await serve(held)}/`);
-    await page.getByLabel('Question').fill('how do I drop a table');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => model.calls.length, { timeout: 15_000 }).toBe(1);
-    await model.calls[0]?.reached.promise;
+    const askHeld = async (question: string, call: number) => {
+      await page.getByLabel('Question').fill(question);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => model.calls.length, { timeout: 15_000 }).toBe(call + 1);
+      await model.calls[call]?.reached.promise;
+      return page.locator('.turn.assistant').nth(call);
+    };
 
-    const answer = page.locator('.turn.assistant').first();
+    const answer = await askHeld('how do I drop a table', 0);
     const citation = answer.locator('a.citation').first();
     await citation.waitFor({ timeout: 10_000 });
     // Still streaming: not done, the Stop button shown, the model held.
@@ -210,24 +213,29 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
     const [opened] = await Promise.all([context.waitForEvent('page'), citation.click()]);
     await opened.waitForLoadState('domcontentloaded');
     expect(opened.url()).toBe(href);
+    // The rest streams in around the link: it stays the same element (a click in flight lands).
+    await citation.evaluate((element) => Object.assign(element, { seenMidStream: true }));
+    model.calls[0]?.release.resolve();
+    await answer.and(page.locator('[data-state="done"]')).waitFor({ timeout: 10_000 });
+    expect(await answer.innerText()).toMatch(/CASCADE/);
+    expect(await citation.evaluate((element) => (element as unknown as { seenMidStream?: boolean }).seenMidStream)).toBe(true);
 
+    const stopped = await askHeld('what happens to its indexes?', 1);
+    await stopped.locator('a.citation').first().waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Stop' }).click();
-    await model.calls[0]?.aborted.promise;
-    await page.locator('.turn.assistant[data-state="stopped"]').waitFor({ timeout: 10_000 });
-    expect(await answer.locator('.status').innerText()).toBe('Stopped.');
-    expect(await answer.innerText()).toMatch(/DROP TABLE/);
-    expect(await answer.innerText()).not.toMatch(/CASCADE/);
+    await model.calls[1]?.aborted.promise;
+    await stopped.and(page.locator('[data-state="stopped"]')).waitFor({ timeout: 10_000 });
+    expect(await stopped.locator('.status').innerText()).toBe('Stopped.');
+    expect(await stopped.innerText()).toMatch(/DROP TABLE/);
+    expect(await stopped.innerText()).not.toMatch(/CASCADE/);
     expect(await page.getByRole('button', { name: 'Stop' }).isHidden()).toBe(true);
     expect(await page.getByRole('button', { name: 'Ask', exact: true }).isEnabled()).toBe(true);
 
-    // From the keyboard: Esc stops the next answer the same way.
-    await page.getByLabel('Question').fill('what happens to its indexes?');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => model.calls.length, { timeout: 15_000 }).toBe(2);
-    await model.calls[1]?.reached.promise;
+    // From the keyboard: Esc stops an answer the same way.
+    const escaped = await askHeld('and with CASCADE?', 2);
     await page.keyboard.press('Escape');
-    await model.calls[1]?.aborted.promise;
-    await page.locator('.turn.assistant').nth(1).and(page.locator('[data-state="stopped"]')).waitFor({ timeout: 10_000 });
+    await model.calls[2]?.aborted.promise;
+    await escaped.and(page.locator('[data-state="stopped"]')).waitFor({ timeout: 10_000 });
   }, 60_000);
 
   it('shows a hostile answer safely: code and raw HTML stay text, code is never linked, no www./mail/javascript: link, no image loads (an engine stand-in that skips the citation checker)', async () => {

@@ -12,6 +12,7 @@ export const CHAT_PAGE_SCRIPT = String.raw`(() => {
   'use strict';
   const byId = (id) => document.getElementById(id);
   const log = byId('log');
+  const turns = byId('turns');
   const form = byId('ask');
   const input = byId('question');
   const send = byId('send');
@@ -132,14 +133,29 @@ export const CHAT_PAGE_SCRIPT = String.raw`(() => {
     return fragment;
   }
 
-  /** Replaces only the blocks that changed, so a link being clicked in an earlier paragraph stays put. */
-  function patch(container, fragment) {
-    const next = Array.from(fragment.childNodes);
+  /**
+   * Brings the shown answer to the new rendering by changing only what differs: a link already
+   * shown stays the same element while the text around it grows, so a click on it lands.
+   */
+  function morph(current, next) {
+    if (current.nodeType !== next.nodeType || current.nodeName !== next.nodeName) return false;
+    if (current.nodeType === Node.TEXT_NODE) {
+      if (current.data !== next.data) current.data = next.data;
+      return true;
+    }
+    if (current.nodeType !== Node.ELEMENT_NODE) return false;
+    for (const attribute of Array.from(current.attributes)) if (!next.hasAttribute(attribute.name)) current.removeAttribute(attribute.name);
+    for (const attribute of Array.from(next.attributes)) if (current.getAttribute(attribute.name) !== attribute.value) current.setAttribute(attribute.name, attribute.value);
+    patch(current, next);
+    return true;
+  }
+  function patch(container, source) {
+    const next = Array.from(source.childNodes);
     const current = Array.from(container.childNodes);
     next.forEach((node, index) => {
       const old = current[index];
       if (!old) container.appendChild(node);
-      else if (!old.isEqualNode(node)) container.replaceChild(node, old);
+      else if (!old.isEqualNode(node) && !morph(old, node)) container.replaceChild(node, old);
     });
     for (let index = next.length; index < current.length; index += 1) current[index].remove();
   }
@@ -148,7 +164,7 @@ export const CHAT_PAGE_SCRIPT = String.raw`(() => {
   function addTurn(role) {
     const turn = document.createElement('article');
     turn.className = 'turn ' + role;
-    log.appendChild(turn);
+    turns.appendChild(turn);
     return turn;
   }
 

@@ -22,7 +22,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   <h1>citedocs</h1>
   <p>Answers from the indexed documentation, each statement linked to its section.</p>
 </header>
-<main id="log" aria-label="Conversation">
+<main id="log">
   <section id="empty" aria-labelledby="empty-title">
     <h2 id="empty-title">Ask the documentation</h2>
     <p id="indexed" role="status">Reading what is indexed…</p>
@@ -32,6 +32,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
       <ul id="example-list"></ul>
     </div>
   </section>
+  <div id="turns" role="log" aria-label="Conversation"></div>
 </main>
 <form id="ask">
   <label for="question" class="visually-hidden">Question</label>
