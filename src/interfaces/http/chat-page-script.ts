@@ -116,13 +116,19 @@ export const CHAT_PAGE_SCRIPT = String.raw`(() => {
     for (const pre of fragment.querySelectorAll('pre')) {
       const box = document.createElement('div');
       box.className = 'code-block';
+      const bar = document.createElement('div');
+      bar.className = 'code-bar';
+      const language = document.createElement('span');
+      const named = /language-([\w+#.-]+)/.exec(pre.querySelector('code')?.className || '');
+      language.textContent = named ? named[1] : '';
       const copy = document.createElement('button');
       copy.type = 'button';
       copy.className = 'copy';
       copy.textContent = 'Copy';
       copy.setAttribute('aria-label', 'Copy code');
+      bar.append(language, copy);
       pre.replaceWith(box);
-      box.append(copy, pre);
+      box.append(bar, pre);
     }
     for (const table of fragment.querySelectorAll('table')) {
       const box = document.createElement('div');
@@ -314,7 +320,7 @@ export const CHAT_PAGE_SCRIPT = String.raw`(() => {
   log.addEventListener('click', async (event) => {
     const button = event.target.closest('button.copy');
     if (!button) return;
-    const code = button.parentElement.querySelector('pre');
+    const code = button.closest('.code-block').querySelector('pre');
     const text = code ? code.textContent : '';
     try {
       await navigator.clipboard.writeText(text);

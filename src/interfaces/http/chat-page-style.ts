@@ -54,10 +54,11 @@ header p { color: var(--muted); font-size: .85rem; margin: 0; min-width: 0; }
 .answer code { font: .9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--surface); border: 1px solid var(--line); padding: .05em .3em; border-radius: 4px; overflow-wrap: anywhere; }
 .citation { font-size: .8em; vertical-align: super; line-height: 0; margin-left: .1em; white-space: nowrap; }
 .citation.pending { color: var(--muted); }
-.code-block { position: relative; margin: 0 0 .8rem; min-width: 0; }
-.code-block pre { margin: 0; background: var(--surface); border: 1px solid var(--line); border-radius: 6px; padding: .7rem .8rem; padding-right: 4.5rem; overflow-x: auto; max-width: 100%; }
+.code-block { margin: 0 0 .8rem; min-width: 0; background: var(--surface); border: 1px solid var(--line); border-radius: 6px; }
+.code-bar { display: flex; justify-content: space-between; align-items: center; gap: .5rem; padding: .2rem .3rem .2rem .8rem; border-bottom: 1px solid var(--line); color: var(--muted); font-size: .75rem; }
+.code-block pre { margin: 0; padding: .7rem .8rem; overflow-x: auto; max-width: 100%; }
 .code-block pre code { background: none; border: 0; padding: 0; overflow-wrap: normal; white-space: pre; }
-.copy { position: absolute; top: .35rem; right: .35rem; font: inherit; font-size: .75rem; padding: .15rem .5rem; border-radius: 5px; border: 1px solid var(--line); background: var(--background); color: var(--text); cursor: pointer; }
+.copy { font: inherit; font-size: .75rem; padding: .1rem .5rem; border-radius: 5px; border: 1px solid var(--line); background: var(--background); color: var(--text); cursor: pointer; }
 .table-scroll { overflow-x: auto; max-width: 100%; margin: 0 0 .8rem; }
 .table-scroll table { border-collapse: collapse; }
 .table-scroll th, .table-scroll td { border: 1px solid var(--line); padding: .3rem .55rem; text-align: left; overflow-wrap: normal; }
