@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { CHAT_RENDER_SCRIPT } from './chat-page-render.js';
 import { CHAT_PAGE_SCRIPT } from './chat-page-script.js';
 import { CHAT_PAGE_STYLE } from './chat-page-style.js';
 
@@ -22,11 +23,12 @@ function packageBundle(resolve: () => string): () => Asset {
 /**
  * The chat page's files by route: the Markdown renderer (marked) and the sanitiser (DOMPurify)
  * as their packages ship them for browsers, from node_modules, so `npm ci` is the whole build;
- * and the page's own script and style.
+ * and the page's own renderer, script and style.
  */
 export const CHAT_ASSETS: Readonly<Record<string, () => Asset>> = {
   '/assets/marked.js': packageBundle(() => join(dirname(require.resolve('marked/package.json')), 'lib', 'marked.umd.js')),
   '/assets/purify.js': packageBundle(() => require.resolve('dompurify/purify.min.js')),
+  '/assets/render.js': () => ({ contentType: JAVASCRIPT, body: CHAT_RENDER_SCRIPT }),
   '/assets/chat.js': () => ({ contentType: JAVASCRIPT, body: CHAT_PAGE_SCRIPT }),
   '/assets/chat.css': () => ({ contentType: 'text/css; charset=utf-8', body: CHAT_PAGE_STYLE }),
 };

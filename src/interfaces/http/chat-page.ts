@@ -14,6 +14,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
 <link rel="stylesheet" href="/assets/chat.css">
 <script src="/assets/marked.js" defer></script>
 <script src="/assets/purify.js" defer></script>
+<script src="/assets/render.js" defer></script>
 <script src="/assets/chat.js" defer></script>
 </head>
 <body>

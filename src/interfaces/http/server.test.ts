@@ -279,7 +279,7 @@ describe('HTTP API', () => {
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     const html = await response.text();
     const sources = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]);
-    expect(sources).toEqual(['/assets/marked.js', '/assets/purify.js', '/assets/chat.js']);
+    expect(sources).toEqual(['/assets/marked.js', '/assets/purify.js', '/assets/render.js', '/assets/chat.js']);
     expect(html).not.toMatch(/<script>|\son\w+=|style="/);
   });
 
@@ -291,8 +291,11 @@ describe('HTTP API', () => {
     expect(await (await fetch(`${base}/assets/purify.js`)).text()).toMatch(/DOMPurify/);
     const script = await (await fetch(`${base}/assets/chat.js`)).text();
     expect(script).toContain('/api/chat/stream');
-    // The script lives in a raw template string, where one backtick too many would break it.
+    const renderer = await (await fetch(`${base}/assets/render.js`)).text();
+    expect(renderer).toContain('citedocsRender');
+    // The scripts live in raw template strings, where one backtick too many would break them.
     expect(() => new Function(script)).not.toThrow();
+    expect(() => new Function(renderer)).not.toThrow();
     expect((await fetch(`${base}/assets/chat.css`)).headers.get('content-type')).toMatch(/^text\/css/);
   });
 
