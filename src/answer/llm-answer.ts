@@ -1,11 +1,12 @@
-import type { Candidate } from '../core/types.js';
+import type { Candidate, Citation } from '../core/types.js';
 import type { Llm } from '../llm/llm.js';
 import type { LinkIndex } from './citations/link-index.js';
 import type { CitationResult } from './citations/process.js';
 import { createCitationStream } from './citations/stream.js';
 import { buildAnswerPrompt, type PromptOptions, promptSources } from './prompt.js';
 
-export type AnswerEvent = { type: 'delta'; text: string } | { type: 'done'; result: CitationResult; failure?: string };
+/** A delta carries `citations` (every source cited so far) when it is the first text after a new one was numbered. */
+export type AnswerEvent = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; result: CitationResult; failure?: string };
 
 export interface LlmAnswerOptions {
   maxTokens: number;
@@ -27,16 +28,24 @@ export async function* streamLlmAnswer(llm: Llm, question: string, candidates: r
     index,
   );
   let failure: string | undefined;
+  // A reader shows `[n]` as a link while the answer streams, so new numbers go out with the next text.
+  let announced = 0;
+  const withCitations = (text: string): AnswerEvent => {
+    const cited = citations.citations();
+    if (cited.length === announced) return { type: 'delta', text };
+    announced = cited.length;
+    return { type: 'delta', text, citations: cited };
+  };
   try {
     for await (const delta of llm.stream({ messages, maxTokens: options.maxTokens, temperature: 0, ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) })) {
       const safe = citations.push(delta);
-      if (safe !== '') yield { type: 'delta', text: safe };
+      if (safe !== '') yield withCitations(safe);
     }
   } catch (error) {
     options.abortSignal?.throwIfAborted();
     failure = error instanceof Error ? error.message : String(error);
   }
   const result = citations.end();
-  if (result.text !== '') yield { type: 'delta', text: result.text };
+  if (result.text !== '') yield withCitations(result.text);
   yield { type: 'done', result, ...(failure === undefined ? {} : { failure }) };
 }

@@ -6,7 +6,7 @@ import type { CitedocsConfig } from '../core/config.js';
 import type { Citation, Selection } from '../core/types.js';
 import type { Llm } from '../llm/llm.js';
 
-export type WrittenAnswer = { type: 'delta'; text: string } | { type: 'done'; answer: string; citations: Citation[]; warnings: string[] };
+export type WrittenAnswer = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; answer: string; citations: Citation[]; warnings: string[] };
 
 export interface AnswerContext {
   config: CitedocsConfig;

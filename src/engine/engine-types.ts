@@ -55,8 +55,12 @@ export interface AskOptions {
   signal?: AbortSignal;
 }
 
-/** `delta`: more answer text, safe to show (its links are checked); `done`: the whole response. */
-export type AskEvent = { type: 'delta'; text: string } | { type: 'done'; response: AskResponse };
+/**
+ * `delta`: more answer text, safe to show (its links are checked), with `citations` (every source
+ * cited so far, numbered as in the answer) when new ones were numbered since the last delta;
+ * `done`: the whole response.
+ */
+export type AskEvent = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; response: AskResponse };
 
 export interface EmbedOptions {
   signal?: AbortSignal;
@@ -126,6 +130,8 @@ export interface Engine {
   siteReport(site: string): SiteReport;
   /** The documentation sets in the index, largest first. */
   listSources(): SourceSummary[];
+  /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
+  samplePages(limit: number): { url: string; title: string }[];
   close(): Promise<void>;
 }
 

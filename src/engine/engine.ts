@@ -281,6 +281,18 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       return existsSync(config.dbPath) ? summariseSources(readStore().pageUrlsUnder('')) : [];
     },
 
+    samplePages(limit) {
+      if (!existsSync(config.dbPath) || limit < 1) return [];
+      const store = readStore();
+      const urls = store.pageUrlsUnder('').sort();
+      const step = Math.max(1, urls.length / limit);
+      const picked = Array.from({ length: Math.min(limit, urls.length) }, (_, index) => urls[Math.floor(index * step)] ?? '');
+      return picked.flatMap((url) => {
+        const page = store.getPage(url);
+        return page === undefined ? [] : [{ url: page.url, title: page.title }];
+      });
+    },
+
     async close() {
       reader?.close();
       writer?.close();

@@ -1,3 +1,4 @@
+import type { Citation } from '../../core/types.js';
 import type { LinkIndex } from './link-index.js';
 import { createSentenceRenderer, type CitationResult, type Source } from './render.js';
 import { firstSentence, type Token } from './tokenize.js';
@@ -10,6 +11,8 @@ export interface CitationStream {
    * followed by `text` is exactly `processCitations(whole answer).text`.
    */
   end(): CitationResult;
+  /** The sources cited so far by the finished sentences `push` has returned, numbered as in the final answer. */
+  citations(): Citation[];
 }
 
 interface Fence {
@@ -126,6 +129,7 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
       ended = true;
       return { text: settle(true), citations: renderer.citations(), warnings: renderer.warnings() };
     },
+    citations: () => renderer.citations(),
   };
 }
 

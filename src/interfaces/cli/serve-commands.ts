@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError } from '../../core/errors.js';
@@ -13,6 +14,9 @@ interface ServeFlags {
   host: string;
   apiKey: string[];
   corsOrigin: string[];
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  example: string[];
   timeout: number;
 }
 
@@ -23,6 +27,14 @@ interface CommandKit {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** A repeatable option whose every use may also hold a comma-separated list. */
+function collectList(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
+}
+
+const ALLOWED_HOSTS_HELP = 'also answer requests for these host names (name or name:port; comma-separated or repeated; * for any): localhost and IP addresses always work, other names get 403 (DNS rebinding)';
+const ALLOWED_ORIGINS_HELP = "let pages of these origins (scheme://host[:port]; comma-separated or repeated; * for any) call the API: other sites' pages get 403";
 
 /** `citedocs serve` (HTTP API, chat page, MCP at /mcp) and `citedocs mcp` (MCP over stdio, or HTTP with --port). */
 export function registerServeCommands(program: Command, io: CliIo, kit: CommandKit): void {
@@ -38,6 +50,9 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     )
     .option('--api-key <key>', 'require this bearer token (repeat for several; env CITEDOCS_API_KEYS, comma-separated)', collect, [])
     .option('--cors-origin <origin>', 'allow browser calls from this origin (repeatable)', collect, [])
+    .option('--allowed-hosts <hosts>', ALLOWED_HOSTS_HELP, collectList, [])
+    .option('--allowed-origins <origins>', ALLOWED_ORIGINS_HELP, collectList, [])
+    .option('--example <question>', 'a question the chat page suggests before the first one (repeatable; default: topics from page titles)', collect, [])
     .option('--timeout <ms>', 'stop a request that takes longer than this many milliseconds', positiveInteger, 60_000)
     .action(async (options: ServeFlags) => listen(options, 'serve'));
 
@@ -52,8 +67,10 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       ),
     )
     .option('--api-key <key>', 'with --port: require this bearer token (repeatable)', collect, [])
-    .action(async (options: Omit<ServeFlags, 'port'> & { port?: number }) => {
-      if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], timeout: 60_000 }, 'mcp');
+    .option('--allowed-hosts <hosts>', `with --port: ${ALLOWED_HOSTS_HELP}`, collectList, [])
+    .option('--allowed-origins <origins>', `with --port: ${ALLOWED_ORIGINS_HELP}`, collectList, [])
+    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number }) => {
+      if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], example: [], timeout: 60_000 }, 'mcp');
       const engine = kit.engineFor(options);
       try {
         engine.stats();
@@ -74,10 +91,23 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         io.stderr(`citedocs: warning: listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.\n`);
       }
       const { createHttpServer } = await import('../http/server.js');
-      const app = await createHttpServer(engine, { apiKeys, corsOrigins: options.corsOrigin, requestTimeoutMs: options.timeout, log: options.quiet !== true });
+      // The name it is bound to is one it answers to; a wildcard address names none.
+      const boundName = isIP(options.host) === 0 && !LOOPBACK.has(options.host) ? [options.host] : [];
+      const app = await createHttpServer(engine, {
+        apiKeys,
+        corsOrigins: options.corsOrigin,
+        allowedHosts: [...boundName, ...options.allowedHosts],
+        allowedOrigins: options.allowedOrigins,
+        exampleQuestions: options.example,
+        requestTimeoutMs: options.timeout,
+        log: options.quiet !== true,
+        logStream: { write: (line) => io.stderr(line) },
+      });
       const address = await app.listen({ host: options.host, port: options.port });
       const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
       io.stderr(`citedocs: serving ${engine.config.dbPath} (${stats.pages} pages, ${stats.chunks} passages): ${what}\n`);
+      // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
+      io.stdout(`${address}\n`);
       await new Promise<void>((resolve) => {
         if (io.signal === undefined) return;
         if (io.signal.aborted) resolve();

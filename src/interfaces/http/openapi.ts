@@ -5,6 +5,10 @@ const error = { type: 'object', properties: { error: { type: 'string' }, message
 const errors = {
   '400': { description: 'The body failed validation; `message` names each field and what is wrong.', content: { 'application/json': { schema: error } } },
   '401': { description: 'An API key is required: `Authorization: Bearer <key>`.', content: { 'application/json': { schema: error } } },
+  '403': {
+    description: 'The `Host` (`forbidden_host`) or `Origin` (`forbidden_origin`) is not one this server answers: start it with `--allowed-hosts` or `--allowed-origins`.',
+    content: { 'application/json': { schema: error } },
+  },
   '504': { description: 'The request took longer than the server allows.', content: { 'application/json': { schema: error } } },
 };
 
@@ -23,7 +27,8 @@ export function openApiDocument(): Record<string, unknown> {
       '/api/chat': { post: { summary: 'Answer the last user message of a conversation; earlier questions steer retrieval', requestBody: body(chatRequest), responses: { '200': json('message, answer, citations, warnings, selection'), ...errors } } },
       '/api/chat/stream': {
         post: {
-          summary: 'The same answer as server-sent events: `delta` events, then `citations`, `warnings` and `done`',
+          summary:
+            'The same answer as server-sent events: `delta` events (each preceded by `cited`, the sources cited so far, when new ones were numbered), then `citations`, `warnings` and `done`',
           requestBody: body(chatRequest),
           responses: { '200': { description: 'text/event-stream of `data: {"type":…}` lines', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors },
         },
@@ -35,6 +40,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: { '200': json('results, searched, warnings, dropped, totalTokens'), '503': { description: 'The search engine refused the search (rate limited); try again later.', content: { 'application/json': { schema: error } } }, ...errors },
         },
       },
+      '/api/sources': { get: { summary: 'What the index holds, with a few questions to try (the chat page shows it before the first question)', responses: { '200': json('pages, chunks, sources (url, pages), examples'), ...errors } } },
       '/healthz': { get: { summary: 'Liveness, with the size of the index', responses: { '200': json('status, pages, chunks') } } },
     },
     security: [{ bearer: [] }],

@@ -1,5 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Llm } from '../../llm/llm.js';
 import { createEngine } from '../../engine/engine.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { runCliCaptured } from '../../testing/run-cli.js';
@@ -21,6 +23,20 @@ async function serve(options: HttpServerOptions = {}, over: Engine = engine): Pr
 
 const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+/** A request with any `Host` and `Origin` (fetch would not send a Host of our choosing). */
+function raw(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (part: string) => (body += part));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    sent.on('error', reject);
+    sent.end(options.body);
+  });
+}
 
 /** The `data:` events of a server-sent event stream, read one at a time as they arrive. */
 async function* events(response: Response): AsyncGenerator<Record<string, unknown>> {
@@ -61,7 +77,7 @@ describe('HTTP API', () => {
   it('GET /openapi.json describes every operation with the request schema that validates it', async () => {
     const base = await serve();
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> };
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/chat', '/api/chat/stream', '/ask', '/healthz', '/search', '/web']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/chat', '/api/chat/stream', '/api/sources', '/ask', '/healthz', '/search', '/web']);
     expect(Object.keys(document.paths['/search']?.post?.requestBody.content['application/json']?.schema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'limit', 'maxTokens']));
   });
 
@@ -255,16 +271,129 @@ describe('HTTP API', () => {
     ]);
   });
 
-  it('GET / serves the chat page, which needs no build step', async () => {
+  it('GET / serves the chat page with its scripts from this server only, under a policy that runs no inline script', async () => {
     const base = await serve();
     const response = await fetch(`${base}/`);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     const html = await response.text();
-    expect(html).toContain('/api/chat/stream');
-    expect(html).not.toMatch(/<script[^>]+src=/);
-    // The page's own script parses (the HTML lives in a template string, where one escape too few breaks it).
-    const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
-    expect(script.length).toBeGreaterThan(1000);
+    const sources = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]);
+    expect(sources).toEqual(['/assets/marked.js', '/assets/purify.js', '/assets/render.js', '/assets/chat.js']);
+    expect(html).not.toMatch(/<script>|\son\w+=|style="/);
+  });
+
+  it('serves the Markdown renderer and the sanitiser from node_modules, and a page script that parses', async () => {
+    const base = await serve();
+    const marked = await fetch(`${base}/assets/marked.js`);
+    expect(marked.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await marked.text()).toMatch(/^\/\*\*\n \* marked v\d+/);
+    expect(await (await fetch(`${base}/assets/purify.js`)).text()).toMatch(/DOMPurify/);
+    const script = await (await fetch(`${base}/assets/chat.js`)).text();
+    expect(script).toContain('/api/chat/stream');
+    const renderer = await (await fetch(`${base}/assets/render.js`)).text();
+    expect(renderer).toContain('citedocsRender');
+    // The scripts live in raw template strings, where one backtick too many would break them.
     expect(() => new Function(script)).not.toThrow();
+    expect(() => new Function(renderer)).not.toThrow();
+    expect((await fetch(`${base}/assets/chat.css`)).headers.get('content-type')).toMatch(/^text\/css/);
+  });
+
+  it('GET /api/sources says what is indexed, with topics to try taken from page titles, or the configured questions', async () => {
+    const base = await serve();
+    const body = (await (await fetch(`${base}/api/sources`)).json()) as { pages: number; chunks: number; sources: { url: string; pages: number }[]; examples: string[] };
+    expect(body.pages).toBe(engine.stats().pages);
+    expect(body.chunks).toBe(engine.stats().chunks);
+    expect(body.sources).toEqual([{ url: `${site.url}docs/`, pages: body.pages }]);
+    expect(body.examples.length).toBeGreaterThan(0);
+    expect(body.examples.length).toBeLessThanOrEqual(4);
+    for (const example of body.examples) expect(example).not.toMatch(/^(chapter|\d)|documentation$/i);
+    const configured = await serve({ exampleQuestions: ['how do I drop a table'] });
+    expect(((await (await fetch(`${configured}/api/sources`)).json()) as { examples: string[] }).examples).toEqual(['how do I drop a table']);
+    const locked = await serve({ apiKeys: ['secret-1'] });
+    expect((await fetch(`${locked}/api/sources`)).status).toBe(401);
+  });
+});
+
+describe('the Host and Origin guard (DNS rebinding, cross-site calls)', () => {
+  const chat = JSON.stringify({ messages: [{ role: 'user', content: 'how do I drop a table' }] });
+  const mcpList = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+  const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+  it.each([
+    ['/', 'GET', {}, undefined],
+    ['/search', 'POST', { 'content-type': 'application/json' }, JSON.stringify({ query: 'index' })],
+    ['/api/chat/stream', 'POST', { 'content-type': 'application/json' }, chat],
+    ['/mcp', 'POST', mcpHeaders, mcpList],
+  ])('refuses %s under a foreign Host with 403 naming --allowed-hosts', async (path, method, headers, body) => {
+    const base = await serve();
+    const port = new URL(base).port;
+    const response = await raw(base, path, { method, headers: { ...headers, host: `rebind.evil.example:${port}` }, ...(body === undefined ? {} : { body }) });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toEqual({ error: 'forbidden_host', message: expect.stringContaining('--allowed-hosts rebind.evil.example') as string });
+  });
+
+  it.each([
+    ['/search', { 'content-type': 'application/json' }, JSON.stringify({ query: 'index' })],
+    ['/api/chat/stream', { 'content-type': 'application/json' }, chat],
+    ['/mcp', mcpHeaders, mcpList],
+  ])("refuses %s called from another site's page with 403 naming --allowed-origins", async (path, headers, body) => {
+    const base = await serve();
+    const response = await raw(base, path, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toEqual({ error: 'forbidden_origin', message: expect.stringContaining('--allowed-origins https://evil.example') as string });
+  });
+
+  it('answers localhost, the bound address and its own pages (Origin = the Host), and /mcp for agents that send no Origin', async () => {
+    const base = await serve();
+    const port = new URL(base).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const response = await raw(base, '/search', { method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'index' }) });
+      expect(response.status).toBe(200);
+    }
+    expect((await raw(base, '/mcp', { method: 'POST', headers: mcpHeaders, body: mcpList })).status).toBe(200);
+  });
+
+  it('answers the names and origins it was given, and the CORS origins', async () => {
+    const base = await serve({ allowedHosts: ['docs.internal'], allowedOrigins: ['https://portal.example'], corsOrigins: ['https://widget.example'] });
+    const search = (headers: Record<string, string>) => raw(base, '/search', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: 'index' }) });
+    expect((await search({ host: 'docs.internal:443', origin: 'https://docs.internal' })).status).toBe(200);
+    expect((await search({ origin: 'https://portal.example' })).status).toBe(200);
+    expect((await search({ origin: 'https://widget.example' })).status).toBe(200);
+    expect((await search({ host: 'other.internal' })).status).toBe(403);
+  });
+});
+
+describe('streaming with a model', () => {
+  it('sends `cited` with the sources numbered so far before the deltas that follow, so [n] can be linked mid-stream (an LLM stand-in)', async () => {
+    const pieces = ['Use DROP TABLE to remove a table ', '[1]. ', 'It also drops ', 'its indexes [1]. ', 'Add CASCADE ', 'for dependent views [2].'];
+    const llm: Llm = {
+      modelId: 'test:scripted',
+      complete: () => Promise.reject(new Error('not used: the answer is streamed')),
+      async *stream() {
+        yield* pieces;
+      },
+    };
+    const modelEngine = createEngine({ dbPath, rerank: { method: 'fused' }, retrieve: { techniques: { hyde: { enabled: false }, expansion: { enabled: false } } } }, { llm });
+    try {
+      const base = await serve({}, modelEngine);
+      const response = await post(base, '/api/chat/stream', { messages: [{ role: 'user', content: 'how do I drop a table' }] });
+      const seen: Record<string, unknown>[] = [];
+      for await (const event of events(response)) seen.push(event);
+      const types = seen.map((event) => event['type']);
+      const firstCited = types.indexOf('cited');
+      expect(firstCited).toBeGreaterThanOrEqual(0);
+      expect(types.slice(types.indexOf('citations'))).toEqual(['citations', 'warnings', 'done']);
+      const final = seen.find((event) => event['type'] === 'citations')?.['citations'] as { n: number; url: string }[];
+      const cited = seen.filter((event) => event['type'] === 'cited').map((event) => event['citations'] as { n: number; url: string }[]);
+      // Each `cited` is the final list so far: numbers never change meaning during the stream.
+      for (const list of cited) expect(final.slice(0, list.length)).toEqual(list);
+      expect(final[0]?.url).toMatch(/dropping\.html#/);
+      // [1] is announced while the answer is still being written: before the text of its last sentence.
+      expect(cited[0]?.[0]?.n).toBe(1);
+      expect(firstCited).toBeLessThan(seen.findIndex((event) => event['type'] === 'delta' && String(event['text']).includes('CASCADE')));
+    } finally {
+      await modelEngine.close();
+    }
   });
 });

@@ -5,7 +5,10 @@ import { CitedocsError, StoreError, UsageError } from '../../core/errors.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { askRequest, chatRequest, describeIssues, given, searchRequest, webRequest } from '../requests.js';
 import { SearchBlockedError } from '../../sources/web/search-backend.js';
+import { CHAT_ASSETS, CHAT_PAGE_SECURITY_HEADERS } from './assets.js';
 import { CHAT_PAGE_HTML } from './chat-page.js';
+import { createHostCheck } from './host-check.js';
+import { indexOverview } from './index-overview.js';
 import { openApiDocument } from './openapi.js';
 import { handleMcpHttpRequest } from '../mcp/transports.js';
 import { streamChat } from './sse.js';
@@ -13,13 +16,24 @@ import { streamChat } from './sse.js';
 export interface HttpServerOptions {
   /** Bearer tokens that may call the API; empty: no authentication (bind to 127.0.0.1 then). */
   apiKeys?: readonly string[];
-  /** Origins allowed by CORS; empty: no cross-origin access. */
+  /** Origins allowed by CORS; empty: no cross-origin access. Their pages also pass the Origin check. */
   corsOrigins?: readonly string[];
+  /**
+   * Host names (or name:port) this server may be reached under besides localhost and IP
+   * addresses; `*`: any. A request under another name gets 403 (DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
+  /** Origins of other sites whose pages may call the API; `*`: any. Another site's request gets 403. */
+  allowedOrigins?: readonly string[];
+  /** Questions the chat page suggests when it is empty; none: topics taken from page titles. */
+  exampleQuestions?: readonly string[];
   /** A request that takes longer is aborted with 504. */
   requestTimeoutMs?: number;
   bodyLimitBytes?: number;
   /** Structured JSON logs (one line per request) to stderr; off in tests. */
   log?: boolean;
+  /** Where the logs go instead of stderr. */
+  logStream?: { write(line: string): void };
 }
 
 /** A request failure a client can act on: its status and a message naming what to change. */
@@ -40,12 +54,19 @@ export class HttpError extends Error {
 export async function createHttpServer(engine: Engine, options: HttpServerOptions = {}): Promise<FastifyInstance> {
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const app = Fastify({
-    logger: options.log === true ? { level: 'info', redact: ['req.headers.authorization'] } : false,
+    // Logs never go to stdout: `citedocs serve` prints only its address there.
+    logger: options.log === true ? { level: 'info', redact: ['req.headers.authorization'], stream: options.logStream ?? process.stderr } : false,
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout: timeoutMs + 5_000,
   });
   // JSON only: a text body is refused with 415 instead of failing validation as a string.
   app.removeContentTypeParser('text/plain');
+  // Before CORS and every route (the chat page, the API, /mcp): a page of another site gets nothing.
+  const checkHost = createHostCheck({ allowedHosts: options.allowedHosts ?? [], allowedOrigins: [...(options.allowedOrigins ?? []), ...(options.corsOrigins ?? [])] });
+  app.addHook('onRequest', async (request) => {
+    const verdict = checkHost({ host: request.headers.host, origin: request.headers.origin });
+    if (!verdict.ok) throw new HttpError(403, verdict.code, verdict.message);
+  });
   await app.register(cors, { origin: options.corsOrigins === undefined || options.corsOrigins.length === 0 ? false : [...options.corsOrigins] });
 
   const keys = new Set(options.apiKeys ?? []);
@@ -78,7 +99,19 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     void reply.status(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url}. See GET /openapi.json.` });
   });
 
-  app.get('/', (_request, reply) => reply.type('text/html; charset=utf-8').send(CHAT_PAGE_HTML));
+  app.get('/', (_request, reply) => reply.headers(CHAT_PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(CHAT_PAGE_HTML));
+  for (const [path, asset] of Object.entries(CHAT_ASSETS)) {
+    app.get(path, (_request, reply) => {
+      const { contentType, body } = asset();
+      return reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').type(contentType).send(body);
+    });
+  }
+  // Browsers ask for it on every page: no icon, and no 404 in their console.
+  app.get('/favicon.ico', (_request, reply) => reply.status(204).send());
+  app.get('/api/sources', (request) => {
+    authorize(request);
+    return indexOverview(engine, options.exampleQuestions);
+  });
   app.get('/healthz', () => {
     const stats = engine.stats();
     return { status: 'ok', pages: stats.pages, chunks: stats.chunks };

@@ -4,6 +4,8 @@ import type { AskEvent } from '../../engine/engine-types.js';
 /** What `/api/chat/stream` sends, one `data:` line each, in this order. */
 export type ChatStreamEvent =
   | { type: 'delta'; text: string }
+  /** The sources cited so far, numbered as in the answer: sent before a delta whenever new ones were numbered, so `[n]` can be linked while the answer streams. */
+  | { type: 'cited'; citations: unknown[] }
   | { type: 'citations'; citations: unknown[] }
   | { type: 'warnings'; warnings: string[] }
   | { type: 'done'; answer: string; selection: unknown }
@@ -11,7 +13,8 @@ export type ChatStreamEvent =
 
 /**
  * Streams an answer as server-sent events: the text deltas as they are written (links already
- * checked), then the citations, the warnings, and `done` with the whole answer, so a client that
+ * checked; a `cited` event before a delta when new sources were numbered), then the citations,
+ * the warnings, and `done` with the whole answer, so a client that
  * joins the deltas ends with exactly the answer `/api/chat` returns. A failure after the stream
  * began is an `error` event (the status line is already sent).
  */
@@ -31,6 +34,7 @@ export async function streamChat(reply: FastifyReply, events: AsyncGenerator<Ask
     for (let step = first; step.done !== true; step = await events.next()) {
       const event = step.value;
       if (event.type === 'delta') {
+        if (event.citations !== undefined) send({ type: 'cited', citations: event.citations });
         send({ type: 'delta', text: event.text });
         continue;
       }
