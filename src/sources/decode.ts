@@ -1,4 +1,4 @@
-import { detect } from 'chardet';
+import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
 
 /** Bytes read to guess an undeclared charset: enough for the detector, cheap on a 10 MB page. */
@@ -7,6 +7,8 @@ const DETECTION_SAMPLE_BYTES = 64 * 1024;
 const SNIFF_BYTES = 8 * 1024;
 /** More control bytes than this share of the sample: not a document anyone wrote. */
 const MAX_CONTROL_SHARE = 0.02;
+/** A Western (Latin-1) candidate this close to the detector's best guess wins. */
+const WESTERN_TIE = 0.8;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -26,16 +28,20 @@ export function decodeDocument(bytes: Uint8Array, options: { contentType?: strin
   return iconv.decode(buffer, declared ?? undeclaredEncoding(buffer));
 }
 
-/** UTF-8 when the bytes are valid UTF-8 (ASCII included); otherwise the detector's guess. */
+/** UTF-8 when the bytes are valid UTF-8 (ASCII included); otherwise the detector's guess, near ties going to windows-1252. */
 function undeclaredEncoding(buffer: Buffer): string {
   try {
     strictUtf8.decode(buffer);
     return 'utf-8';
   } catch {
-    const detected = detect(buffer.subarray(0, DETECTION_SAMPLE_BYTES));
-    // The Encoding Standard reads the label ISO-8859-1 as windows-1252, as every browser does.
-    if (detected === null || /^(ISO-8859-1|ASCII|UTF-8)$/i.test(detected) || !iconv.encodingExists(detected)) return 'windows-1252';
-    return detected;
+    const candidates = analyse(buffer.subarray(0, DETECTION_SAMPLE_BYTES)).filter((match) => iconv.encodingExists(match.name));
+    const best = candidates[0];
+    // Short pages leave the detector torn between Latin-1 and its neighbours (ISO-8859-2, -9):
+    // a near tie goes to windows-1252, the Web's most common legacy charset and browsers' default.
+    // (The Encoding Standard reads the label ISO-8859-1 as windows-1252, as every browser does.)
+    const western = candidates.find((match) => /^(ISO-8859-1|windows-1252)$/i.test(match.name));
+    if (best === undefined || (western !== undefined && western.confidence >= best.confidence * WESTERN_TIE) || /^(ASCII|UTF-8)$/i.test(best.name)) return 'windows-1252';
+    return best.name;
   }
 }
 
