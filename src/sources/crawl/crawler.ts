@@ -6,7 +6,7 @@ import { abortableSleep } from '../../core/retry.js';
 import { startCrawl } from './crawl-start.js';
 import { type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
 import { createMemoryFrontier, type FrontierEntry } from './frontier.js';
-import { createCrawlFetch, createHostPolicy } from './host-policy.js';
+import { createCrawlFetch, createHostPolicy, type HostPolicy } from './host-policy.js';
 import { folderUrlOf, pageUrlOf, type ScopeRules, urlTrapReason } from './url-scope.js';
 
 export type { CrawlOptions, CrawlProgress, KnownPage } from './crawl-options.js';
@@ -47,7 +47,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   }
 }
 
-async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction: FetchLike, policy: ReturnType<typeof createHostPolicy>): AsyncGenerator<SourceItem> {
+async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction: FetchLike, policy: HostPolicy): AsyncGenerator<SourceItem> {
   const now = options.now ?? (() => new Date());
   const sleep = options.sleep ?? abortableSleep;
   const frontier = options.frontier ?? createMemoryFrontier();
