@@ -14,7 +14,11 @@ export const configSchema = z.strictObject({
     .prefault({}),
   crawl: z
     .strictObject({
-      /** Requests at most in one crawl (a resumed crawl counts those of the interrupted run). */
+      /**
+       * Requests at most in one run of a site crawl (a safety against traps); a crawl that
+       * reaches it says so and continues where it stopped on the next run. Folders have no
+       * budget unless `--max-pages` gives one.
+       */
       maxPages: z.number().int().positive().default(10_000),
       /** Links followed from the start page at most; unset: no limit. */
       maxDepth: z.number().int().min(0).optional(),
@@ -40,6 +44,21 @@ export const configSchema = z.strictObject({
       include: z.array(z.string().min(1)).default([]),
       /** Globs on the URL path (`/docs/ja/**`): matching pages are never crawled. */
       exclude: z.array(z.string().min(1)).default([]),
+      /**
+       * Hosts besides the start URL's that the start URL may redirect to (`docs.example.com`, or
+       * `host:port`). Any other host is never requested: a redirect there is reported, not followed.
+       */
+      allowedHosts: z.array(z.string().min(1)).default([]),
+      /**
+       * Let the start host (and `allowedHosts`) be on a private, link-local or unique-local
+       * network: a docs site on an intranet. Loopback start URLs (127.0.0.1, localhost) need no
+       * flag; no other host may ever resolve to a non-public address.
+       */
+      allowPrivateHosts: z.boolean().default(false),
+      /** Longer URLs are never requested: a path that grows with every link is a crawler trap. */
+      maxUrlLength: z.number().int().min(64).default(2048),
+      /** URLs whose path holds one segment more often than this are never requested (`/a/b/a/b/a/b/a/b`). */
+      maxRepeatedSegments: z.number().int().min(1).default(3),
     })
     .prefault({}),
   local: z

@@ -34,12 +34,20 @@ export class SourceError extends CitedocsError {
 }
 
 export class StoreError extends CitedocsError {
-  override readonly name = 'StoreError';
+  override readonly name: string = 'StoreError';
   readonly path: string;
   constructor(message: string, path: string, options: { cause?: unknown } = {}) {
     super(message, options);
     this.path = path;
   }
+}
+
+/**
+ * The disk holding the index is full. The write in progress was rolled back; everything
+ * written before it is kept, and the same ingest run again continues.
+ */
+export class StoreFullError extends StoreError {
+  override readonly name = 'StoreFullError';
 }
 
 /** A short human description of an unknown thrown value, following `cause` chains of fetch errors. */

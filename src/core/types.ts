@@ -204,4 +204,24 @@ export type SourceItem =
   | { kind: 'alias'; url: string; of: string }
   | { kind: 'error'; input: string; message: string }
   /** The source gave up (e.g. most fetches fail): what was stored stays, the run can resume. */
-  | { kind: 'stopped'; reason: string };
+  | { kind: 'stopped'; reason: string }
+  /** A limit ended the source before it was exhausted: `remaining` URLs (a site) or files (a folder) were left. */
+  | { kind: 'limited'; limit: 'maxPages'; value: number; remaining: number };
+
+/**
+ * The limit that ended an ingest early, for people and scripts: which limit, its value, how
+ * much was left, and how to raise it. The index holds everything read before it.
+ */
+export interface StoppedBy {
+  /** The page budget: requests of one crawl run, or files of a folder. */
+  limit: 'maxPages';
+  value: number;
+  /** URLs still queued (a site: at least this many) or files not read (a folder). */
+  remaining: number;
+  unit: 'requests' | 'files';
+  /** The flag that raises it, and the configuration setting when there is one. */
+  flag: '--max-pages';
+  setting?: 'crawl.maxPages';
+  /** Whether the same ingest run again continues where this one stopped (a site) or reads the same files again (a folder). */
+  resumes: boolean;
+}

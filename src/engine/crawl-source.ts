@@ -6,13 +6,16 @@ import type { Store } from '../store/store.js';
 import type { IngestDependencies, IngestOptions } from './ingest.js';
 import { loadExtractor } from './stage-loaders.js';
 
-/** A site crawl wired to the store: conditional requests from stored validators, a stored frontier. */
+/**
+ * A site crawl wired to the store: conditional requests from stored validators, a stored
+ * frontier. `runOpened` tells whether this session opened (or resumed) a crawl run.
+ */
 export function crawlSite(
   startUrl: string,
   options: IngestOptions,
   dependencies: IngestDependencies,
   progress: (fetched: number, queued: number) => void,
-): AsyncIterable<SourceItem> {
+): { items: AsyncIterable<SourceItem>; runOpened: () => boolean } {
   const crawlConfig = { ...dependencies.config.crawl };
   if (options.maxPages !== undefined) crawlConfig.maxPages = options.maxPages;
   if (options.maxDepth !== undefined) crawlConfig.maxDepth = options.maxDepth;
@@ -20,9 +23,12 @@ export function crawlSite(
   if (options.userAgent !== undefined) crawlConfig.userAgent = options.userAgent;
   if (options.include !== undefined) crawlConfig.include = options.include;
   if (options.exclude !== undefined) crawlConfig.exclude = options.exclude;
+  if (options.allowedHosts !== undefined) crawlConfig.allowedHosts = options.allowedHosts;
+  if (options.allowPrivateHosts !== undefined) crawlConfig.allowPrivateHosts = options.allowPrivateHosts;
   const store = dependencies.openStore;
   const existing = dependencies.existingStore;
-  return crawl({
+  const frontier = storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date()));
+  const items = crawl({
     ...crawlConfig,
     startUrl,
     extract: async (document, url) => (await loadExtractor())(document, url),
@@ -34,22 +40,25 @@ export function crawlSite(
       return { links: page.links, contentHash: page.contentHash, ...validators };
     },
     knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix, 'crawl') ?? [],
-    frontier: storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date())),
+    frontier,
     onProgress: ({ fetched, queued }) => progress(fetched, queued),
     ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+    ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
     ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
+  return { items, runOpened: frontier.opened };
 }
 
 /** The crawl frontier in the store: a crawl with the same start URL and settings resumes it. */
-function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date): CrawlFrontier {
+function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date): CrawlFrontier & { opened: () => boolean } {
   let runId: number | undefined;
   const id = (): number => {
     if (runId === undefined) throw new Error('the crawl frontier was used before resume()');
     return runId;
   };
   return {
+    opened: () => runId !== undefined,
     resume: () => {
       const scope = { maxDepth: settings.maxDepth ?? null, include: settings.include, exclude: settings.exclude, respectRobots: settings.respectRobots, useSitemaps: settings.useSitemaps };
       const run = store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());

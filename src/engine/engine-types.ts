@@ -6,7 +6,7 @@ import type { Llm } from '../llm/llm.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
 import type { SearchBackend } from '../sources/web/search-backend.js';
-import type { StoreStats } from '../store/store.js';
+import type { IngestRunSummary, StoreStats } from '../store/store.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
@@ -79,6 +79,10 @@ export interface AskResponse {
 export interface SourceSummary {
   url: string;
   pages: number;
+  /** False when the last ingest of one of its sources did not complete (a limit ended it, Ctrl-C, a crash); absent when no ingest was recorded. */
+  complete?: boolean;
+  /** The last ingest of each of its sources (crawl start URLs, folders), newest first. */
+  ingests?: IngestRunSummary[];
 }
 
 export type { SiteReport } from './site-report.js';

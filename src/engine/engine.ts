@@ -15,6 +15,7 @@ import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
 import { selectionOptions } from './selection-options.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { assertIndexLocation } from '../store/sqlite/open-database.js';
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
@@ -122,6 +123,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     async ingest(input, options = {}) {
       // A wrong embedder name is refused before the crawl, not after it.
       if (config.embed.embedder !== undefined) assertEmbedderName(config.embed.embedder);
+      // An index path that cannot be created fails now, not after the crawl's first pages.
+      assertIndexLocation(config.dbPath);
       reader?.close();
       reader = undefined;
       try {
@@ -133,6 +136,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
           existingStore: () => writer ?? (existsSync(config.dbPath) ? (writer = createSqliteStore(config.dbPath, 'write')) : undefined),
           ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+          ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
         return await finishIngest(report, options);
@@ -278,7 +282,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     listSources() {
-      return existsSync(config.dbPath) ? summariseSources(readStore().pageUrlsUnder('')) : [];
+      if (!existsSync(config.dbPath)) return [];
+      const store = readStore();
+      return summariseSources(store.pageUrlsUnder(''), store.crawlState.latestRuns());
     },
 
     samplePages(limit) {

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CitedocsConfig } from '../core/config.js';
-import { UsageError } from '../core/errors.js';
-import type { Chunk, Page, SourceItem, Tokenizer } from '../core/types.js';
+import { StoreFullError, UsageError } from '../core/errors.js';
+import type { Chunk, Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { LookupFunction } from '../sources/web/host-guard.js';
 import { readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
 import { crawlSite } from './crawl-source.js';
@@ -22,6 +23,10 @@ export interface IngestOptions {
   /** For a folder: the URL its documents are published under. Default: their file:// URLs. */
   baseUrl?: string;
   urlStyle?: Exclude<UrlStyle, 'source'>;
+  /** For a site: let the start host be on a private network (an intranet docs site). */
+  allowPrivateHosts?: boolean;
+  /** For a site: other hosts the start URL may redirect to (`host` or `host:port`). */
+  allowedHosts?: string[];
   /** Called with each page read (fetched or from disk), e.g. to export them as JSON lines. */
   onPage?: (page: Page) => void;
   /** The current chunking settings: a stored page chunked otherwise is downloaded again in full. */
@@ -63,6 +68,8 @@ export interface IngestReport {
   interrupted: boolean;
   /** Why the source gave up early, when it did. */
   stopped?: string;
+  /** The limit that ended the run early, when one did (exit code 0: the index is usable, but incomplete). */
+  stoppedBy?: StoppedBy;
   /** URLs still to crawl when the run ended early (interrupted, or at --max-pages): the next run continues with them. */
   queued?: number;
   /** The embedding pass after the pages were stored, when the index has (or gets) vectors. */
@@ -78,8 +85,21 @@ export interface IngestDependencies {
   /** Loaded on the first page that needs chunking: a re-crawl answered with 304s never needs it. */
   tokenizer: () => Promise<Tokenizer>;
   fetch?: FetchLike;
+  /** Resolves host names for the crawl's address guard. */
+  lookup?: LookupFunction;
   now?: () => Date;
 }
+
+/** What an ingest reads from: its items, the key its runs are recorded under, and whether this session opened a run. */
+export interface IngestSource {
+  items: AsyncIterable<SourceItem>;
+  kind: 'crawl' | 'local';
+  key: string;
+  runOpened: () => boolean;
+}
+
+/** Folder runs are recorded beside crawl runs (never resumed: a folder is read whole each time). */
+const LOCAL_RUN_SETTINGS = JSON.stringify({ source: 'local' });
 
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
@@ -96,14 +116,33 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   // (size, overlap, tokenizer) is fetched again without validators and chunked again.
   const chunking = chunkingKey(config);
   const source = openSource(input, { ...options, chunking }, dependencies, progress);
-  for await (const item of source) {
-    const store = dependencies.openStore();
+  let localRun: number | undefined;
+  try {
+    for await (const item of source.items) {
+      const store = dependencies.openStore();
+      if (source.kind === 'local' && localRun === undefined) localRun = store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString()).id;
+      await storeItem(item, store);
+      if (options.signal?.aborted) break;
+    }
+  } catch (error) {
+    if (!(error instanceof StoreFullError)) throw error;
+    throw new StoreFullError(`${error.message} This run had stored ${report.added + report.changed} new or changed pages.`, error.path, { cause: error });
+  }
+  report.interrupted = options.signal?.aborted === true;
+  if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
+  recordOutcome(report, source, localRun, dependencies, now);
+  return report;
+
+  async function storeItem(item: SourceItem, store: Store): Promise<void> {
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
         break;
       case 'stopped':
         report.stopped = item.reason;
+        break;
+      case 'limited':
+        report.stoppedBy = stoppedByOf(item, source.kind);
         break;
       case 'alias':
         store.addAlias(item.of, item.url);
@@ -150,11 +189,30 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         break;
       }
     }
-    if (options.signal?.aborted) break;
   }
-  report.interrupted = options.signal?.aborted === true;
-  if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
-  return report;
+}
+
+function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: IngestSource['kind']): StoppedBy {
+  const { limit, value, remaining } = item;
+  return kind === 'crawl'
+    ? { limit, value, remaining, unit: 'requests', flag: '--max-pages', setting: 'crawl.maxPages', resumes: true }
+    : { limit, value, remaining, unit: 'files', flag: '--max-pages', resumes: false };
+}
+
+/** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */
+function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): void {
+  if (!source.runOpened() && localRun === undefined) return;
+  const crawlState = dependencies.openStore().crawlState;
+  const endedAt = now().toISOString();
+  // A folder is read whole each time: its run has nothing to resume.
+  if (localRun !== undefined) crawlState.finishRun(localRun, endedAt);
+  const outcome = report.interrupted ? 'interrupted' : report.stopped !== undefined ? 'stopped' : report.stoppedBy !== undefined ? 'limited' : 'complete';
+  crawlState.recordOutcome(source.key, {
+    outcome,
+    endedAt,
+    ...(report.stoppedBy === undefined ? {} : { stoppedBy: report.stoppedBy }),
+    ...(report.stopped === undefined ? {} : { reason: report.stopped }),
+  });
 }
 
 function openSource(
@@ -162,11 +220,11 @@ function openSource(
   options: IngestOptions,
   dependencies: IngestDependencies,
   progress: (fetched: number, queued: number) => void,
-): AsyncIterable<SourceItem> {
+): IngestSource {
   const { config } = dependencies;
   if (/^https?:\/\//i.test(input)) {
     if (!URL.canParse(input) || new URL(input).hostname === '') throw new UsageError(`Cannot ingest ${input}: it is not a valid URL. Give a start URL like https://example.com/docs/.`);
-    return crawlSite(input, options, dependencies, progress);
+    return { kind: 'crawl', key: input, ...crawlSite(input, options, dependencies, progress) };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
     throw new UsageError(`Cannot ingest ${input}: only http(s) URLs and local folders are supported.`);
@@ -176,28 +234,21 @@ function openSource(
   }
   const baseUrl = options.baseUrl ?? pathToFileURL(resolve(input)).href.replace(/\/?$/, '/');
   if (options.baseUrl !== undefined) assertHttpUrl(options.baseUrl);
-  return limit(
-    readLocalFolder({
-      directory: input,
-      baseUrl,
-      urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle),
-      extractors: {
-        markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
-        html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
-      },
-      ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-      knownUrls: (prefix) => dependencies.existingStore()?.pageUrlsUnder(prefix, 'local') ?? [],
-    }),
-    options.maxPages ?? config.crawl.maxPages,
-  );
-}
-
-async function* limit(items: AsyncIterable<SourceItem>, maxPages: number): AsyncGenerator<SourceItem> {
-  let pages = 0;
-  for await (const item of items) {
-    if (item.kind === 'page' && (pages += 1) > maxPages) return;
-    yield item;
-  }
+  const items = readLocalFolder({
+    directory: input,
+    baseUrl,
+    urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle),
+    extractors: {
+      markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
+      html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
+    },
+    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+    knownUrls: (prefix) => dependencies.existingStore()?.pageUrlsUnder(prefix, 'local') ?? [],
+    // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
+    ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+  });
+  // The folder's runs are opened by ingest itself, on the first item.
+  return { kind: 'local', key: baseUrl, items, runOpened: () => false };
 }
 
 function assertHttpUrl(value: string): void {

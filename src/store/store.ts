@@ -1,4 +1,4 @@
-import type { Chunk, FrontierEntry, Heading, Page, TextIndex } from '../core/types.js';
+import type { Chunk, FrontierEntry, Heading, Page, StoppedBy, TextIndex } from '../core/types.js';
 import type { VectorStore } from './vectors.js';
 
 export type { FrontierEntry, TextHit, TextQuery } from '../core/types.js';
@@ -10,6 +10,27 @@ export interface StoreStats {
   chunks: number;
   anchors: number;
   bytes: number;
+  /** The last ingest of each source (site start URL or folder), newest first: whether it completed, and what stopped it. */
+  ingests: IngestRunSummary[];
+}
+
+/**
+ * How the last ingest of a source ended: `running` while it runs (or when it was killed),
+ * `complete`, `limited` (a limit ended it early: `stoppedBy`), `stopped` (the source gave up:
+ * `reason`), or `interrupted` (Ctrl-C).
+ */
+export type IngestOutcome = 'running' | 'complete' | 'limited' | 'stopped' | 'interrupted';
+
+export interface IngestRunSummary {
+  /** The start URL of a crawl, or the URL a folder's documents are published under. */
+  source: string;
+  startedAt: string;
+  endedAt?: string;
+  outcome: IngestOutcome;
+  /** False unless the outcome is `complete`: the index may lack pages of this source. */
+  complete: boolean;
+  stoppedBy?: StoppedBy;
+  reason?: string;
 }
 
 /**
@@ -85,4 +106,8 @@ export interface CrawlStateStore {
   markDone(runId: number, url: string): void;
   /** Marks the run complete and drops its frontier. */
   finishRun(runId: number, finishedAt: string): void;
+  /** Records how the latest run of this source (a crawl's start URL, a folder's URL) ended. */
+  recordOutcome(source: string, outcome: { outcome: Exclude<IngestOutcome, 'running'>; endedAt: string; stoppedBy?: StoppedBy; reason?: string }): void;
+  /** The latest run of each source, newest first. */
+  latestRuns(): IngestRunSummary[];
 }

@@ -2,6 +2,8 @@ import type { AskResponse, PageInspection, SearchResponse } from '../../engine/e
 import type { EmbedReport } from '../../engine/embed-pass.js';
 import type { IngestReport } from '../../engine/ingest.js';
 import type { IndexStats } from '../../engine/engine.js';
+import type { StoppedBy } from '../../core/types.js';
+import type { IngestRunSummary } from '../../store/store.js';
 
 export function formatSearch(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
@@ -41,9 +43,11 @@ export function formatIngest(report: IngestReport, stats: IndexStats | undefined
   const lines = [
     `${verb} ${report.pages} pages (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${report.fetched} bodies fetched), ${report.chunks} chunks.`,
   ];
+  if (report.stoppedBy !== undefined) lines.push(formatStoppedBy(report.stoppedBy));
   if (report.duplicates > 0) lines.push(`${report.duplicates} pages repeat the content of another page and are kept as its aliases.`);
-  if (report.queued !== undefined) lines.push(`${report.queued} URLs are still queued: run the same ingest again to continue.`);
-  else if (report.interrupted || report.stopped !== undefined) lines.push('Run the same ingest again to resume where it stopped.');
+  // With a limit's notice, that notice says what is left and how to go on.
+  if (report.stoppedBy === undefined && report.queued !== undefined) lines.push(`${report.queued} URLs are still queued: run the same ingest again to continue.`);
+  else if (report.stoppedBy === undefined && (report.interrupted || report.stopped !== undefined)) lines.push('Run the same ingest again to resume where it stopped.');
   if (stats !== undefined) lines.push(`Index: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB.`);
   if (report.embedding !== undefined) lines.push(formatEmbed(report.embedding));
   else if (stats !== undefined) lines.push('Search: BM25F over titles, headings, API names, code and text (no embedder; add --embedder use, transformers:<model> or openai:<model> for semantic search).');
@@ -64,7 +68,28 @@ export function formatEmbed(report: EmbedReport): string {
 }
 
 export function formatStats(stats: IndexStats, path: string): string {
-  return `${path}: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB`;
+  const lines = [`${path}: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB`];
+  for (const run of stats.ingests) if (!run.complete) lines.push(`warning: the last ingest of ${run.source} is incomplete: ${describeIncomplete(run)}`);
+  return lines.join('\n');
+}
+
+/** The notice of an ingest a limit ended early: which limit, its value, what is left, how to go on. */
+export function formatStoppedBy(stoppedBy: StoppedBy): string {
+  const setting = stoppedBy.setting === undefined ? '' : `, setting ${stoppedBy.setting}`;
+  if (stoppedBy.unit === 'files') {
+    return `Not complete: ${stoppedBy.flag} ${stoppedBy.value} ended this run with ${stoppedBy.remaining} files not read. Run it again with a larger ${stoppedBy.flag}, or without it (folders have no limit by default), to ingest them.`;
+  }
+  return `Not complete: the page budget (${stoppedBy.flag} ${stoppedBy.value}${setting}) ended this run with ${stoppedBy.remaining} URLs still queued. The index is usable; run the same ingest again to continue where it stopped, or raise ${stoppedBy.flag}.`;
+}
+
+function describeIncomplete(run: IngestRunSummary): string {
+  if (run.stoppedBy !== undefined) {
+    const left = run.stoppedBy.unit === 'files' ? `${run.stoppedBy.remaining} files not read` : `${run.stoppedBy.remaining} URLs still queued`;
+    return `${run.stoppedBy.flag} ${run.stoppedBy.value} ended it with ${left}; ${run.stoppedBy.resumes ? 'run the same ingest again to continue' : `run it again with a larger ${run.stoppedBy.flag}, or without it`}.`;
+  }
+  if (run.outcome === 'interrupted') return 'it was interrupted; run the same ingest again to continue.';
+  if (run.outcome === 'stopped') return `${run.reason ?? 'the source gave up'}.`;
+  return 'it did not finish (it is still running, or it was killed); run the same ingest again to resume.';
 }
 
 function preview(text: string): string {

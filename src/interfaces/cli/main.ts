@@ -34,6 +34,8 @@ interface IngestFlags {
   export?: string;
   baseUrl?: string;
   urlStyle?: 'clean' | 'slash' | 'html';
+  allowHost: string[];
+  allowPrivateHosts?: boolean;
 }
 
 interface CommonOptions {
@@ -95,7 +97,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--exclude <glob>', 'never crawl URL paths matching this glob (repeatable), e.g. "/docs/ja/**"', collect, [])
       .option('--export <file.jsonl>', 'also write every page read as a JSON line (url, title, markdown, headings, fetchedAt, etag, lastModified)')
       .option('--base-url <url>', 'for a folder: the URL its documents are published under')
-      .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html'])),
+      .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
+      .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
+      .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)'),
   )).action(async (source: string, options: CommonOptions & IngestFlags) => {
     const engine = engineFor(options);
     const exporter = options.export === undefined ? undefined : openExport(options.export);
@@ -110,6 +114,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(options.exclude.length === 0 ? {} : { exclude: options.exclude }),
         ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
         ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
+        ...(options.allowHost.length === 0 ? {} : { allowedHosts: options.allowHost }),
+        ...(options.allowPrivateHosts === true ? { allowPrivateHosts: true } : {}),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         ...(exporter === undefined ? {} : { onPage: exporter.write }),
         ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),

@@ -60,10 +60,22 @@ describe('crawl rules', () => {
       '/docs/open.html': page('Open'),
     });
     const start = await site({ '/docs/': { status: 301, location: `${target.base}/docs/` } });
-    const { pages } = await run(crawl(options(`${start.base}/docs/`)));
+    // Another port is another host: followed only because the user allows it.
+    const { pages } = await run(crawl(options(`${start.base}/docs/`, { allowedHosts: [new URL(target.base).host] })));
     expect(pages).toEqual([`${target.base}/docs/`, `${target.base}/docs/open.html`]);
     expect(paths(target)).not.toContain('/docs/secret.html');
     expect(paths(other)).toEqual([]);
+  });
+
+  it('refuses a start URL that redirects to another host without requesting anything there, saying how to allow it', async () => {
+    const target = await site({ '/docs/': page('Elsewhere') });
+    const start = await site({ '/docs/': { status: 301, location: `${target.base}/docs/` } });
+    const failure = run(crawl(options(`${start.base}/docs/`)));
+    await expect(failure).rejects.toBeInstanceOf(SourceError);
+    await expect(failure).rejects.toThrow(
+      `Could not crawl ${start.base}/docs/: GET ${start.base}/docs/ redirects to ${target.base}/docs/, which was not followed: ${new URL(target.base).host} is another host than the start URL's (${new URL(start.base).host}); a crawl stays on the host it was started on (start at ${target.base}/ instead, or allow the host with --allow-host ${new URL(target.base).host}).`,
+    );
+    expect(paths(target)).toEqual([]);
   });
 
   it('finds pages nothing links to through the sitemap named in robots.txt and llms.txt, keeping only in-scope ones', async () => {

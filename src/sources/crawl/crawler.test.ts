@@ -84,11 +84,13 @@ describe('crawl', () => {
     expect(aliases[`${base}/new.html`]?.sort()).toEqual([`${base}/mid.html`, `${base}/old.html`]);
   });
 
-  it('skips a redirect that leaves the scope', async () => {
-    const base = await serve(site({ '/docs/': html('Home', ['out.html']), '/docs/out.html': { status: 302, location: '/private/' }, '/private/': html('Private') }));
+  it('never requests where a redirect leaves the scope, and says so', async () => {
+    const requests: string[] = [];
+    const base = await serve(site({ '/docs/': html('Home', ['out.html']), '/docs/out.html': { status: 302, location: '/private/' }, '/private/': html('Private') }, requests));
     const result = await collect(crawl(options(`${base}/docs/`)));
     expect(result.pages).toEqual([`${base}/docs/`]);
-    expect(result.errors[0]).toMatch(/redirects to .*\/private\/, outside/);
+    expect(result.errors[0]).toBe(`GET ${base}/docs/out.html redirects to ${base}/private/, which was not followed: it is outside the crawl's scope (${base}/docs/)`);
+    expect(requests).not.toContain('/private/');
   });
 
   it('stores a page served at two URLs once (folder and its index.html)', async () => {

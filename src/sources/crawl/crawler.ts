@@ -1,62 +1,15 @@
-import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
-import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
+import type { Page, SourceItem } from '../../core/types.js';
+import type { CrawlOptions } from './crawl-options.js';
 import { discoverListedPages } from './discovery.js';
 import { abortableSleep } from '../../core/retry.js';
-import { type DocumentFormat, type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
-import { type CrawlFrontier, createMemoryFrontier, type FrontierEntry } from './frontier.js';
-import { loadRobots, type RobotsPolicy } from './robots.js';
-import { createScope, folderUrlOf, pageUrlOf } from './url-scope.js';
+import { startCrawl } from './crawl-start.js';
+import { type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
+import { createMemoryFrontier, type FrontierEntry } from './frontier.js';
+import { createCrawlFetch, createHostPolicy, type HostPolicy } from './host-policy.js';
+import { folderUrlOf, pageUrlOf, type ScopeRules, urlTrapReason } from './url-scope.js';
 
-type MaybePromise<T> = T | Promise<T>;
-
-export interface KnownPage {
-  contentHash?: string;
-  etag?: string;
-  lastModified?: string;
-  links: string[];
-}
-
-export interface CrawlProgress {
-  fetched: number;
-  notModified: number;
-  queued: number;
-  failed: number;
-}
-
-export interface CrawlOptions {
-  startUrl: string;
-  /** Requests at most in this run; a crawl stopped by it continues on the next run. */
-  maxPages: number;
-  /** Links followed from the start page at most (0: the start page only). */
-  maxDepth?: number | undefined;
-  concurrency: number;
-  /** Pause between request starts; robots.txt Crawl-delay raises it. */
-  delayMs: number;
-  timeoutMs: number;
-  maxPageBytes: number;
-  maxRedirects: number;
-  retries: number;
-  retryBaseDelayMs: number;
-  maxRetryAfterMs: number;
-  userAgent: string;
-  include?: readonly string[];
-  exclude?: readonly string[];
-  respectRobots?: boolean;
-  useSitemaps?: boolean;
-  /** The extract stage, injected: main content as Markdown, every link, the canonical URL. */
-  extract: (document: { format: Exclude<DocumentFormat, 'xml'>; body: string }, pageUrl: string) => MaybePromise<ExtractedDocument & { links: string[]; canonical?: string }>;
-  /** Stored validators and links of a page, for conditional requests. */
-  known?: (url: string) => KnownPage | undefined;
-  /** Stored pages under a prefix: revalidated at the end of a complete crawl, removed when gone. */
-  knownUrls?: (prefix: string) => string[];
-  frontier?: CrawlFrontier;
-  fetch?: FetchLike;
-  now?: () => Date;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  signal?: AbortSignal;
-  onProgress?: (progress: CrawlProgress) => void;
-}
+export type { CrawlOptions, CrawlProgress, KnownPage } from './crawl-options.js';
 
 /** Over this share of failed fetches (after MIN_OUTCOMES), the crawl stops: the site is down or hostile. */
 const FAILURE_RATIO = 0.5;
@@ -72,16 +25,34 @@ interface Task extends FrontierEntry {
 
 /**
  * Breadth-first crawl: robots.txt obeyed, sitemaps and llms.txt as extra seeds, one origin,
- * under the start folder, bounded requests, depth and concurrency, polite pacing. Stored
- * pages are requested conditionally; pages that are gone are reported for removal. The
- * frontier is kept as the crawl goes, so an interrupted crawl resumes.
+ * under the start folder, bounded requests, depth and concurrency, polite pacing. Every
+ * request, redirects included, is checked before it is sent: the hosts come from the start
+ * URL the user gave (host-policy.ts), pages from the scope, and URLs past the trap limits
+ * are never requested. Stored pages are requested conditionally; pages that are gone are
+ * reported for removal. The frontier is kept as the crawl goes, so an interrupted crawl
+ * resumes; a page whose request the signal interrupted stays queued for the next run.
  */
 export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> {
+  const startUrl = pageUrlOf(options.startUrl);
+  const policy = createHostPolicy({
+    startUrl,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.allowPrivateHosts === undefined ? {} : { allowPrivateHosts: options.allowPrivateHosts }),
+  });
+  const guarded = options.fetch === undefined ? createCrawlFetch(policy, options.lookup === undefined ? {} : { lookup: options.lookup }) : undefined;
+  try {
+    yield* crawlFrom(startUrl, options, (guarded?.fetch ?? options.fetch) as FetchLike, policy);
+  } finally {
+    await guarded?.close();
+  }
+}
+
+async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction: FetchLike, policy: HostPolicy): AsyncGenerator<SourceItem> {
   const now = options.now ?? (() => new Date());
   const sleep = options.sleep ?? abortableSleep;
   const frontier = options.frontier ?? createMemoryFrontier();
   const fetchOptions: FetchPageOptions = {
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: fetchFunction,
     userAgent: options.userAgent,
     timeoutMs: options.timeoutMs,
     maxBytes: options.maxPageBytes,
@@ -92,29 +63,36 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     sleep,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const fetchFor = (url: string) => {
+  const fetchFor = (url: string, allowHop: (url: string) => string | undefined) => {
     const known = options.known?.(url);
     const validators = known === undefined ? undefined : { ...(known.etag ? { etag: known.etag } : {}), ...(known.lastModified ? { lastModified: known.lastModified } : {}) };
-    return fetchPage(url, validators === undefined ? fetchOptions : { ...fetchOptions, validators });
+    return fetchPage(url, { ...fetchOptions, allowHop, ...(validators === undefined ? {} : { validators }) });
+  };
+  const rules: ScopeRules = {
+    ...(options.include ? { include: options.include } : {}),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+    ...(options.maxUrlLength === undefined ? {} : { maxUrlLength: options.maxUrlLength }),
+    ...(options.maxRepeatedSegments === undefined ? {} : { maxRepeatedSegments: options.maxRepeatedSegments }),
   };
 
-  const startUrl = pageUrlOf(options.startUrl);
-  let robots: RobotsPolicy = options.respectRobots === false ? { isAllowed: () => true, sitemaps: [] } : await loadRobots(startUrl, fetchOptions);
-  if (robots.blocked !== undefined) throw new SourceError(`Could not crawl ${options.startUrl}: ${robots.blocked}.`, options.startUrl);
-  if (!robots.isAllowed(startUrl)) {
-    throw new SourceError(`Could not crawl ${options.startUrl}: the site's robots.txt disallows it for the user agent "${options.userAgent}".`, options.startUrl);
-  }
-  const first = await fetchFor(startUrl);
-  if (first.kind === 'failed') {
-    throw new SourceError(`Could not crawl ${options.startUrl}: ${first.message}. Check the URL and that the site is up (for a folder of files, pass its path instead).`, options.startUrl);
-  }
-  // Scope comes from where the start page really is, after redirects (`/docs` → `/docs/`).
-  const scope = createScope(first.kind === 'document' ? first.url : startUrl, { ...(options.include ? { include: options.include } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) });
-  // A start page that redirected to another origin (http → https, apex → www) is governed by that origin's robots.txt.
-  if (options.respectRobots !== false && scope.origin !== new URL(startUrl).origin) {
-    robots = await loadRobots(scope.origin, fetchOptions);
-    if (robots.blocked !== undefined) throw new SourceError(`Could not crawl ${options.startUrl}: ${robots.blocked}.`, options.startUrl);
-  }
+  const started = await startCrawl({
+    givenUrl: options.startUrl,
+    startUrl,
+    policy,
+    rules,
+    respectRobots: options.respectRobots !== false,
+    userAgent: options.userAgent,
+    fetchOptions,
+    fetchPage: fetchFor,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  if (started === undefined) return;
+  const { scope, robots, first, siteHop } = started;
+  /** Pages (and their redirects) are requested only inside the scope and where robots.txt allows. */
+  const pageHop = (url: string): string | undefined => {
+    if (scope.contains(url)) return robots.isAllowed(url) ? undefined : `robots.txt disallows ${url}`;
+    return policy.hostRefusal(url) ?? urlTrapReason(url, rules) ?? `it is outside the crawl's scope (${scope.prefix}${options.include?.length || options.exclude?.length ? ', --include and --exclude' : ''})`;
+  };
   const delayMs = Math.max(options.delayMs, Math.min(robots.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS));
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
 
@@ -128,11 +106,22 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   let requested = 1;
   let lastRequestAt = Number.NEGATIVE_INFINITY;
 
+  // Each trap limit is reported once, with the first URL it stopped; the others go quietly.
+  const trapsReported = new Set<string>();
+  const notices: SourceItem[] = [];
   const enqueue = (links: readonly string[], depth: number) => {
     if (depth > maxDepth) return;
     const added: Task[] = [];
     for (const link of links) {
-      if (!scope.contains(link)) continue;
+      if (!scope.contains(link)) {
+        const trap = sameOrigin(link, scope.origin) ? urlTrapReason(link, rules) : undefined;
+        const limit = trap === undefined ? undefined : /crawl\.\w+/.exec(trap)?.[0];
+        if (trap !== undefined && limit !== undefined && !trapsReported.has(limit)) {
+          trapsReported.add(limit);
+          notices.push({ kind: 'error', input: link.slice(0, 200), message: `Links like ${shorten(link)} were not followed: ${trap}. The site may be a crawler trap; others like it are skipped without notice` });
+        }
+        continue;
+      }
       const original = pageUrlOf(link);
       const folder = folderUrlOf(original);
       const url = folder !== undefined && scope.contains(folder) ? folder : original;
@@ -144,10 +133,19 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     queue.push(...added);
     frontier.add(added);
   };
+  const drainNotices = function* (): Generator<SourceItem> {
+    yield* notices.splice(0);
+  };
 
   const handle = async function* (task: Task, fetched: FetchedPage): AsyncGenerator<SourceItem> {
-    counts.outcomes += 1;
     const known = options.known?.(task.url);
+    if (fetched.kind === 'failed' && fetched.refusedHop !== undefined) {
+      // A redirect the crawl may not follow (another host, out of scope, a trap) was never requested: not a failure of the site.
+      if (known !== undefined) yield { kind: 'gone', url: task.url, reason: `now redirects to ${fetched.refusedHop}` };
+      yield { kind: 'error', input: task.url, message: fetched.message };
+      return;
+    }
+    counts.outcomes += 1;
     if (fetched.kind === 'failed') {
       // A server without folder indexes serves `guide/index.html` but not `guide/`: try it once.
       const indexFile = fetched.status === 404 && task.url.endsWith('/') && !triedIndexFiles.has(task.url) ? `${task.url}index.html` : undefined;
@@ -168,6 +166,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       if (known?.contentHash !== undefined) hashes.set(known.contentHash, task.url);
       yield { kind: 'unchanged', url: task.url };
       if (task.expand) enqueue(known?.links ?? [], task.depth + 1);
+      yield* drainNotices();
       return;
     }
     counts.fetched += 1;
@@ -195,6 +194,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       return;
     }
     if (task.expand) enqueue(extracted.links, task.depth + 1);
+    yield* drainNotices();
     // A canonical URL inside the scope names the page, unless another page already has it.
     const canonical = extracted.canonical === undefined ? undefined : pageUrlOf(extracted.canonical);
     if (canonical !== undefined && canonical !== url && scope.contains(canonical) && !seen.has(canonical)) {
@@ -237,8 +237,9 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
   frontier.done(startUrl);
   // Also on a resumed run: the interrupted one may have stopped before reading the sitemaps.
   if (options.useSitemaps !== false && maxDepth >= 1) {
-    const listed = await discoverListedPages(scope, robots, { ...fetchOptions, maxUrls: options.maxPages });
+    const listed = await discoverListedPages(scope, robots, { ...fetchOptions, allowHop: siteHop, maxUrls: options.maxPages });
     enqueue(listed.urls, 1);
+    yield* drainNotices();
     for (const problem of listed.problems) yield { kind: 'error', input: problem.url, message: problem.message };
   }
   progress(0);
@@ -256,12 +257,14 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       const task = queue.shift() as Task;
       requested += 1;
       lastRequestAt = Date.now();
-      inFlight.set(task.url, fetchFor(task.url).then((fetched) => ({ task, fetched })));
+      inFlight.set(task.url, fetchFor(task.url, pageHop).then((fetched) => ({ task, fetched })));
     }
     if (inFlight.size === 0) {
       const complete = queue.length === 0 && options.signal?.aborted !== true;
       if (!complete || revalidated) {
         if (complete) frontier.finish();
+        // Nothing in flight, URLs queued, not interrupted: the request budget ended this run.
+        else if (options.signal?.aborted !== true) yield { kind: 'limited', limit: 'maxPages', value: options.maxPages, remaining: queue.length };
         return;
       }
       // Everything linked was visited: check the stored pages nothing links to any more.
@@ -280,6 +283,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
     }
     const { task, fetched } = await Promise.race(inFlight.values());
     inFlight.delete(task.url);
+    // Interrupted (Ctrl-C): not the page's failure. It stays queued in the frontier, so the next run asks for it again.
+    if (fetched.kind === 'failed' && fetched.interrupted === true) continue;
     yield* handle(task, fetched);
     frontier.done(task.url);
     progress(inFlight.size);
@@ -288,4 +293,12 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceItem> 
       return;
     }
   }
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  return URL.canParse(url) && new URL(url).origin === origin;
+}
+
+function shorten(url: string): string {
+  return url.length > 120 ? `${url.slice(0, 120)}…` : url;
 }

@@ -21,5 +21,5 @@ export async function discoverListedPages(scope: CrawlScope, robots: RobotsPolic
     const fetched = await fetchPage(llmsUrl, options);
     if (fetched.kind === 'document' && fetched.format !== 'html') for (const url of parseLlmsTxt(fetched.body, llmsUrl)) urls.add(url);
   }
-  return { urls: [...urls].filter((url) => scope.contains(url) && robots.isAllowed(url)), problems: sitemaps.problems };
+  return { urls: [...urls].filter((url) => scope.contains(url) && robots.isAllowed(url)), problems: [...(robots.problems ?? []), ...sitemaps.problems] };
 }

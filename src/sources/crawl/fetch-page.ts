@@ -1,5 +1,6 @@
 import { describeCause } from '../../core/errors.js';
-import { decodeDocument } from '../decode.js';
+import { binaryContentReason, decodeDocument } from '../decode.js';
+import { PrivateHostError } from '../web/host-guard.js';
 import { abortableSleep, parseRetryAfter } from '../../core/retry.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -31,12 +32,29 @@ export interface FetchPageOptions {
   acceptXml?: boolean;
   /** Read the body as text whatever its media type (robots.txt). */
   anyType?: boolean;
+  /**
+   * Checked before every request, the first and each redirect hop: why this URL may not be
+   * requested (another host, out of scope, a trap), or undefined to go ahead. A refused hop
+   * is never sent.
+   */
+  allowHop?: (url: string) => string | undefined;
 }
 
 export type FetchedPage =
   | { kind: 'document'; url: string; format: DocumentFormat; body: string; etag?: string; lastModified?: string; redirects: string[] }
   | { kind: 'not-modified'; url: string }
-  | { kind: 'failed'; url: string; status?: number; message: string };
+  | {
+      kind: 'failed';
+      url: string;
+      status?: number;
+      message: string;
+      /** The URL `allowHop` refused (the first one, or where a redirect led): it was not requested. */
+      refusedHop?: string;
+      /** The address guard refused the host (a private address the crawl may not reach): nothing was sent. */
+      privateAddress?: true;
+      /** The caller's signal aborted the request: not the page's fault, so it is tried again next run. */
+      interrupted?: true;
+    };
 
 const FORMATS: [RegExp, DocumentFormat][] = [
   [/^(text\/html|application\/xhtml\+xml)\b/i, 'html'],
@@ -45,9 +63,11 @@ const FORMATS: [RegExp, DocumentFormat][] = [
 ];
 
 /**
- * GETs one document: bounded time, size and redirects; retried with backoff on network
- * errors, 429 and 5xx (honouring Retry-After); HTML, Markdown or plain text only, decoded
- * with its declared charset; conditional when validators are given.
+ * GETs one document: every hop (the URL, each redirect) checked by `allowHop` before it is
+ * sent; bounded time, size and redirects; retried with backoff on network errors, 429 and
+ * 5xx (honouring Retry-After); HTML, Markdown or plain text only, refused when its bytes are
+ * binary, decoded with its declared (or else detected) charset; conditional when validators
+ * are given.
  */
 export async function fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage> {
   const sleep = options.sleep ?? abortableSleep;
@@ -55,7 +75,8 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
   for (;;) {
     const result = await fetchOnce(url, options);
     if (result.kind !== 'retry') return result.page;
-    if (attempt >= options.retries || options.signal?.aborted) return { kind: 'failed', url, ...(result.status === undefined ? {} : { status: result.status }), message: result.message };
+    if (options.signal?.aborted) return { kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true };
+    if (attempt >= options.retries) return { kind: 'failed', url, ...(result.status === undefined ? {} : { status: result.status }), message: result.message };
     const backoff = Math.min(options.retryBaseDelayMs * 2 ** attempt, 30_000);
     const wait = result.retryAfterMs ?? backoff;
     if (wait > options.maxRetryAfterMs) {
@@ -74,12 +95,16 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
   const redirects: string[] = [];
   let url = startUrl;
   let response: Response;
+  const refusal = options.allowHop?.(startUrl);
+  if (refusal !== undefined) return done({ kind: 'failed', url: startUrl, message: `${startUrl} was not requested: ${refusal}`, refusedHop: startUrl });
   for (;;) {
     try {
       response = await options.fetch(url, { headers: requestHeaders(options, url === startUrl), redirect: 'manual', signal });
     } catch (error) {
       const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error);
-      if (options.signal?.aborted) return done({ kind: 'failed', url, message: `GET ${url} was interrupted` });
+      if (options.signal?.aborted) return done({ kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true });
+      // The address guard refused the host: asking again cannot change that.
+      if (error instanceof PrivateHostError) return done({ kind: 'failed', url, message: `GET ${url} failed: ${error.message}`, privateAddress: true });
       return { kind: 'retry', message: `GET ${url} failed: ${reason}` };
     }
     const location = response.headers.get('location');
@@ -89,6 +114,8 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
     if (next === undefined) return done({ kind: 'failed', url, message: `GET ${url} redirects to an invalid location "${location}"` });
     if (next === startUrl || redirects.includes(next)) return done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} is a redirect loop (${[startUrl, ...redirects, next].join(' → ')})` });
     if (redirects.length >= options.maxRedirects) return done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} redirects more than ${options.maxRedirects} times` });
+    const hopRefusal = options.allowHop?.(next);
+    if (hopRefusal !== undefined) return done({ kind: 'failed', url: startUrl, message: `GET ${url} redirects to ${next}, which was not followed: ${hopRefusal}`, refusedHop: next });
     redirects.push(next);
     url = next;
   }
@@ -121,9 +148,12 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
   try {
     bytes = await readLimited(response, options.maxBytes);
   } catch (error) {
+    if (options.signal?.aborted) return done({ kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true });
     return { kind: 'retry', message: `GET ${url} failed while reading: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}` };
   }
   if (bytes === undefined) return done({ kind: 'failed', url, message: `GET ${url} is over the ${options.maxBytes}-byte limit; skipped` });
+  const binary = options.anyType === true ? undefined : binaryContentReason(bytes);
+  if (binary !== undefined) return done({ kind: 'failed', url, message: `GET ${url} is served as ${contentType || 'text'} but ${binary}; skipped` });
   const etag = response.headers.get('etag');
   const lastModified = response.headers.get('last-modified');
   return done({

@@ -14,7 +14,10 @@ export interface RobotsPolicy {
   isAllowed(url: string): boolean;
   /** Crawl-delay for our user agent, in milliseconds. */
   crawlDelayMs?: number;
+  /** Absolute URLs of the `Sitemap:` lines (relative ones resolved against robots.txt). */
   sitemaps: string[];
+  /** `Sitemap:` lines that are not URLs: skipped, and reported as warnings. */
+  problems?: { url: string; message: string }[];
   /** Why the whole origin is off limits: robots.txt answered 5xx or the host is unreachable. */
   blocked?: string;
 }
@@ -46,7 +49,9 @@ export function robotsPolicyOf(origin: string, fetched: FetchedPage, userAgent: 
     // Unavailable (4xx, too many redirects, too large): no restrictions. Unreachable (5xx, network): none allowed.
     const unreachable = fetched.status === undefined ? !/redirect|over the .*limit/.test(fetched.message) : fetched.status >= 500;
     if (!unreachable) return { isAllowed: () => true, sitemaps: [] };
-    const blocked = fetched.status === undefined
+    const blocked = fetched.privateAddress === true
+      ? fetched.message
+      : fetched.status === undefined
       ? `${fetched.message}. Check the URL and that the site is up (for a folder of files, pass its path instead)`
       : `${fetched.message}; until robots.txt can be read the site counts as disallowed (RFC 9309), so try again later`;
     return { isAllowed: () => false, sitemaps: [], blocked };
@@ -68,8 +73,20 @@ export function robotsPolicyOf(origin: string, fetched: FetchedPage, userAgent: 
       return decision;
     },
     ...(delaySeconds === undefined ? {} : { crawlDelayMs: delaySeconds * 1000 }),
-    sitemaps: robots.getSitemaps(),
+    ...sitemapsOf(robots.getSitemaps(), robotsUrl),
   };
+}
+
+/** `Sitemap: /sitemap.xml` is common although RFC 9309 asks for absolute URLs: resolved against robots.txt; a line that is no URL at all is reported. */
+function sitemapsOf(lines: readonly string[], robotsUrl: string): Pick<RobotsPolicy, 'sitemaps' | 'problems'> {
+  const sitemaps: string[] = [];
+  const problems: { url: string; message: string }[] = [];
+  for (const line of lines) {
+    const resolved = URL.canParse(line.trim(), robotsUrl) ? new URL(line.trim(), robotsUrl) : undefined;
+    if (resolved !== undefined && (resolved.protocol === 'http:' || resolved.protocol === 'https:')) sitemaps.push(resolved.href);
+    else problems.push({ url: robotsUrl, message: `${robotsUrl} names a sitemap "${line.slice(0, 200)}" that is not an http(s) URL; skipped` });
+  }
+  return problems.length === 0 ? { sitemaps } : { sitemaps, problems };
 }
 
 const MAX_ROBOTS_BYTES = 500 * 1024;

@@ -26,6 +26,10 @@ export async function readSitemaps(
     const sitemapUrl = queue.shift() as string;
     if (visited.has(sitemapUrl)) continue;
     visited.add(sitemapUrl);
+    if (!URL.canParse(sitemapUrl)) {
+      problems.push({ url: sitemapUrl, message: `Sitemap "${sitemapUrl.slice(0, 200)}" is not a URL; skipped` });
+      continue;
+    }
     if (options.origin !== undefined && new URL(sitemapUrl).origin !== options.origin) {
       problems.push({ url: sitemapUrl, message: `${sitemapUrl} is on another host than the crawl (${options.origin}); not read` });
       continue;
@@ -33,7 +37,7 @@ export async function readSitemaps(
     const fetched = await fetchPage(sitemapUrl, { ...options, acceptXml: true });
     if (fetched.kind !== 'document') {
       // A missing default sitemap.xml is normal, not a problem worth reporting.
-      if (fetched.kind === 'failed' && fetched.status !== 404) problems.push({ url: sitemapUrl, message: fetched.message });
+      if (fetched.kind === 'failed' && fetched.status !== 404 && fetched.interrupted !== true) problems.push({ url: sitemapUrl, message: fetched.message });
       continue;
     }
     let document: { urlset?: { url?: { loc?: unknown }[] }; sitemapindex?: { sitemap?: { loc?: unknown }[] } };

@@ -7,7 +7,8 @@ const BINARY_EXTENSIONS = /\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|pdf|zip|gz|tgz
 /**
  * Which URLs a crawl may follow: same origin as the start page, under its folder
  * (`/docs/guide.html` → `/docs/`), matching the include globs (when any) and none of the
- * exclude globs (matched against the URL path, e.g. `/docs/ja/**`), and not an obvious binary.
+ * exclude globs (matched against the URL path, e.g. `/docs/ja/**`), not an obvious binary,
+ * and within the trap limits (`urlTrapReason`).
  */
 export interface CrawlScope {
   readonly origin: string;
@@ -20,6 +21,38 @@ export interface CrawlScope {
 export interface ScopeRules {
   include?: readonly string[];
   exclude?: readonly string[];
+  /** Longer URLs are traps (a path that grows with every link), never real pages. */
+  maxUrlLength?: number;
+  /** A URL whose path has one segment more often than this is a trap (`/a/b/a/b/a/b/…`). */
+  maxRepeatedSegments?: number;
+}
+
+/** Defaults of the trap limits: the sitemap protocol caps URLs at 2,048 characters. */
+export const DEFAULT_URL_LIMITS = { maxUrlLength: 2048, maxRepeatedSegments: 3 } as const;
+
+/**
+ * Why a URL looks like a crawler trap, or undefined: longer than `maxUrlLength`, or a path
+ * repeating one segment more than `maxRepeatedSegments` times. A site whose pages link to
+ * `x/` relative to themselves grows `/x/x/x/…` without end; these limits stop it.
+ */
+export function urlTrapReason(url: string, limits: Pick<ScopeRules, 'maxUrlLength' | 'maxRepeatedSegments'> = {}): string | undefined {
+  const maxLength = limits.maxUrlLength ?? DEFAULT_URL_LIMITS.maxUrlLength;
+  if (url.length > maxLength) return `its URL has ${url.length} characters, over crawl.maxUrlLength (${maxLength})`;
+  const maxRepeats = limits.maxRepeatedSegments ?? DEFAULT_URL_LIMITS.maxRepeatedSegments;
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const counts = new Map<string, number>();
+  for (const segment of path.split('/')) {
+    if (segment === '') continue;
+    const count = (counts.get(segment) ?? 0) + 1;
+    if (count > maxRepeats) return `its path repeats the segment "${segment.slice(0, 40)}" ${count} times, over crawl.maxRepeatedSegments (${maxRepeats})`;
+    counts.set(segment, count);
+  }
+  return undefined;
 }
 
 export function createScope(startUrl: string, rules: ScopeRules = {}): CrawlScope {
@@ -40,6 +73,7 @@ export function createScope(startUrl: string, rules: ScopeRules = {}): CrawlScop
       }
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
       if (parsed.origin !== start.origin || !parsed.pathname.startsWith(pathPrefix) || BINARY_EXTENSIONS.test(parsed.pathname)) return false;
+      if (urlTrapReason(url, rules) !== undefined) return false;
       const path = safeDecode(parsed.pathname);
       if (excluded?.(path) === true) return false;
       return included === undefined || included(path) || parsed.pathname === start.pathname;

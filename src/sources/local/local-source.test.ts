@@ -79,6 +79,22 @@ describe('readLocalFolder', () => {
     );
   });
 
+  it('skips a binary file named .md with the reason, and reads a Latin-1 Markdown file without mojibake', async () => {
+    const root = folder({ 'guide.md': '# Guide\n\nText.' });
+    writeFileSync(join(root, 'logo.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    writeFileSync(join(root, 'notes.md'), Buffer.from('# Café crème\n\nLes élèves étudient à l\'école, où ils apprennent le français.\n', 'latin1'));
+    const items = await collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }));
+    expect(pages(items).map((page) => page.title).sort()).toEqual(['Café crème', 'Guide']);
+    expect(items).toContainEqual({ kind: 'error', input: 'logo.md', message: 'logo.md is not a text document: it holds NUL bytes, so it is binary data, not text; skipped.' });
+  });
+
+  it('reads at most maxPages documents, then says how many files were left', async () => {
+    const root = folder(Object.fromEntries(Array.from({ length: 7 }, (_, index) => [`p${index}.md`, `# Page ${index}`])));
+    const items = await collect(readLocalFolder({ directory: root, baseUrl: 'https://d.example/', urlStyle: 'clean', extractors, maxPages: 3 }));
+    expect(pages(items)).toHaveLength(3);
+    expect(items.at(-1)).toEqual({ kind: 'limited', limit: 'maxPages', value: 3, remaining: 4 });
+  });
+
   it('refuses a path that does not exist', async () => {
     await expect(collect(readLocalFolder({ directory: '/nonexistent/docs', baseUrl: 'https://d.example/', urlStyle: 'clean', extractors }))).rejects.toThrow(/does not exist/);
   });

@@ -4,7 +4,7 @@ import matter from 'gray-matter';
 import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
-import { decodeDocument } from '../decode.js';
+import { binaryContentReason, decodeDocument } from '../decode.js';
 import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -22,6 +22,8 @@ export interface LocalSourceOptions {
   now?: () => Date;
   /** Stored pages under a URL prefix: those no file maps to any more are reported gone. */
   knownUrls?: (prefix: string) => string[];
+  /** Pages read at most; the files left are reported in a `limited` item. Unset: every file. */
+  maxPages?: number;
 }
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.svn', '.hg']);
@@ -44,6 +46,12 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
   const urls = new Map<string, string>();
   for (const path of files) {
     const bytes = await readFile(join(directory, ...path.split('/')));
+    // A binary file named .md or .html (an image, an archive, a build artefact) is no document.
+    const binary = binaryContentReason(bytes);
+    if (binary !== undefined) {
+      yield { kind: 'error', input: path, message: `${path} is not a text document: ${binary}; skipped.` };
+      continue;
+    }
     // HTML files declare their charset in <meta>; Markdown is UTF-8 (a BOM is honoured and dropped).
     const source = decodeDocument(bytes, { html: !isMarkdown(path) });
     sources.set(path, source);
@@ -56,7 +64,14 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
     urls.set(path, registered.url);
   }
 
+  let pages = 0;
+  let read = 0;
   for (const [path, url] of urls) {
+    if (options.maxPages !== undefined && pages >= options.maxPages) {
+      yield { kind: 'limited', limit: 'maxPages', value: options.maxPages, remaining: urls.size - read };
+      break;
+    }
+    read += 1;
     const source = sources.get(path) ?? '';
     try {
       const extracted = isMarkdown(path)
@@ -74,13 +89,14 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
         source: 'local',
         sourcePath: path,
       };
+      pages += 1;
       yield { kind: 'page', page };
     } catch (error) {
       yield { kind: 'error', input: path, message: `Could not read ${path}: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
 
-  // Every file was read: a stored page of this folder that no file maps to was deleted or moved.
+  // Every file was listed (even when a limit stopped the reading): a stored page of this folder that no file maps to was deleted or moved.
   const current = new Set(urls.values());
   for (const url of options.knownUrls?.(registry.baseUrl) ?? []) {
     if (!current.has(url)) yield { kind: 'gone', url, reason: `no file of ${directory} is published at ${url} any more` };

@@ -1,6 +1,11 @@
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
+/** Read-only opens accept this and newer schemas: 6 only added columns that readers do without. */
+export const OLDEST_READABLE_SCHEMA = 5;
+
+/** How the last ingest session of a run ended: running (or killed), complete, limited, stopped, interrupted; detail is JSON (stoppedBy, reason). */
+const RUN_OUTCOME_COLUMNS = ['outcome TEXT', 'ended_at TEXT', 'detail TEXT'];
 
 const LEXICAL_TABLES = `
 -- The lexical index (BM25F over title, headings, identifiers, code, body): rebuilt from the
@@ -73,7 +78,9 @@ CREATE TABLE crawl_runs (
   start_url TEXT NOT NULL,
   settings TEXT NOT NULL,
   started_at TEXT NOT NULL,
-  finished_at TEXT
+  -- set when nothing is left to resume
+  finished_at TEXT,
+  ${RUN_OUTCOME_COLUMNS.join(',\n  ')}
 );
 CREATE TABLE frontier (
   run_id INTEGER NOT NULL REFERENCES crawl_runs(id) ON DELETE CASCADE,
@@ -109,4 +116,6 @@ DROP TRIGGER IF EXISTS chunks_after_insert;
 DROP TRIGGER IF EXISTS chunks_after_delete;
 DROP TABLE IF EXISTS chunks_fts;
 ${LEXICAL_TABLES}`,
+  // An ingest that a limit ended early is recorded, so stats and sources can say so.
+  5: RUN_OUTCOME_COLUMNS.map((column) => `ALTER TABLE crawl_runs ADD COLUMN ${column};`).join('\n'),
 };

@@ -101,7 +101,9 @@ describe('SQLite store', () => {
     store.upsertPage(page, [chunkOf(page, 'kept words')]);
     store.close();
     const raw = new Database(path);
-    raw.exec('DROP TABLE page_aliases; ALTER TABLE pages DROP COLUMN chunking; PRAGMA user_version = 2;');
+    raw.exec(
+      'DROP TABLE page_aliases; ALTER TABLE pages DROP COLUMN chunking; ALTER TABLE crawl_runs DROP COLUMN outcome; ALTER TABLE crawl_runs DROP COLUMN ended_at; ALTER TABLE crawl_runs DROP COLUMN detail; PRAGMA user_version = 2;',
+    );
     raw.close();
     expect(() => createSqliteStore(path, 'read')).toThrow(/older index format \(schema 2\)/);
     const upgraded = createSqliteStore(path, 'write');

@@ -3,9 +3,10 @@ import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import type { Chunk, Heading, Page } from '../../core/types.js';
-import type { Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
+import type { CrawlStateStore, Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
 import { load as loadSqliteVec } from 'sqlite-vec';
 import { createCrawlState } from './crawl-state.js';
+import { guardStore } from './sqlite-errors.js';
 import { createLexicalIndexStore } from './lexical-index.js';
 import { createLexicalSearch } from './lexical-search.js';
 import { createSqliteVectorStore, upgradeVectorTables } from './sqlite-vectors.js';
@@ -28,6 +29,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   const statements = mode === 'write' ? prepareWrites(prepare) : undefined;
   const lexical = createLexicalIndexStore(database, prepare, mode === 'write');
   const lexicalSearch = createLexicalSearch(prepare, () => lexical.segment());
+  const crawlState = createCrawlState(database, path);
 
   const deletePage = (pageId: number) => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
@@ -73,18 +75,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     return existing === undefined ? 'added' : 'changed';
   });
 
-  const guard = <T>(action: () => T): T => {
-    try {
-      return action();
-    } catch (error) {
-      if (error instanceof StoreError) throw error;
-      const code = (error as { code?: string }).code ?? '';
-      if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-        throw new StoreError(`The index at ${path} is corrupt (${code}). Move it away and run citedocs ingest again.`, path, { cause: error });
-      }
-      throw error;
-    }
-  };
+  const guard = <T>(action: () => T): T => guardStore(path, action);
 
   return {
     path,
@@ -118,7 +109,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
             .pluck()
             .all(prefix, prefix, source ?? null, source ?? null) as string[],
       ),
-    crawlState: createCrawlState(database),
+    crawlState,
     vectors: createSqliteVectorStore(database, prepare, path, mode === 'write'),
     chunksOf: (url) =>
       guard(() =>
@@ -136,7 +127,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       }),
     pagesWithAnchor: (anchor) =>
       guard(() => prepare('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = ? ORDER BY p.url').pluck().all(anchor) as string[]),
-    stats: () => guard(() => stats(prepare, path)),
+    stats: () => guard(() => stats(prepare, path, crawlState)),
     hasChunks: () => guard(() => prepare('SELECT EXISTS (SELECT 1 FROM chunks)').pluck().get() === 1),
     close: () => database.close(),
   };
@@ -201,7 +192,7 @@ function getPage(prepare: (sql: string) => Database.Statement, url: string): Sto
   };
 }
 
-function stats(prepare: (sql: string) => Database.Statement, path: string): StoreStats {
+function stats(prepare: (sql: string) => Database.Statement, path: string, crawlState: CrawlStateStore): StoreStats {
   const count = (table: string) => (prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
   let bytes = 0;
   for (const file of [path, `${path}-wal`]) {
@@ -211,5 +202,5 @@ function stats(prepare: (sql: string) => Database.Statement, path: string): Stor
       // no WAL file: nothing to add
     }
   }
-  return { pages: count('pages'), chunks: count('chunks'), anchors: count('anchors'), bytes };
+  return { pages: count('pages'), chunks: count('chunks'), anchors: count('anchors'), bytes, ingests: crawlState.latestRuns() };
 }
