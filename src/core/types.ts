@@ -68,6 +68,8 @@ export interface Candidate {
   retrievalType?: 'follow-up';
   /** The follow-up query that found it. */
   followUpQuery?: string;
+  /** Its text was cut to its most relevant part to fit the token budget (same URL#anchor). */
+  trimmed?: boolean;
 }
 
 export interface DroppedCandidate {

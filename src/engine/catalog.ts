@@ -10,6 +10,7 @@ export function inspectPage(store: Store, url: string): PageInspection | undefin
     url: page.url,
     title: page.title,
     anchors: [...store.anchorsOf(page.url)].sort(),
+    headings: page.headings,
     chunks: store.chunksOf(page.url).map((chunk) => ({
       ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
       headingPath: chunk.headingPath,

@@ -1,3 +1,4 @@
+import type { Heading } from '../core/types.js';
 import type { SiteReport } from './site-report.js';
 import type { CitedocsConfig } from '../core/config.js';
 import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
@@ -34,6 +35,8 @@ export interface SearchResult {
   /** Present when only a follow-up query found the passage (adaptive retrieval), with that query. */
   retrievalType?: 'follow-up';
   followUpQuery?: string;
+  /** The passage was cut to its most relevant part to fit the token budget (its URL#anchor is the same place). */
+  trimmed?: boolean;
   explain?: Candidate['trace'];
 }
 
@@ -92,6 +95,8 @@ export interface PageInspection {
   url: string;
   title: string;
   anchors: string[];
+  /** The page's headings in document order, with their anchors. */
+  headings: Heading[];
   chunks: { anchor?: string; headingPath: string[]; text: string; tokenCount: number }[];
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoreError, UsageError } from '../core/errors.js';
 import { docsWorkspace } from '../testing/workspace.js';
@@ -160,13 +161,52 @@ describe('engine errors', () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
-  it('says so when passages match but none fits the token budget', async () => {
+  it('says so when passages match but the budget is below even the best one\'s heading', async () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
     const { results, warnings } = await engine.search('timeout', { maxTokens: 3 });
     expect(results).toEqual([]);
-    expect(warnings[0]).toMatch(/^\d+ passages match, but none fits the budget of 3 tokens \(the smallest has \d+\); raise --max-tokens\.$/);
+    expect(warnings[0]).toMatch(/^\d+ passages? match(es)?, but the budget of 3 tokens is below even the best one's heading; raise --max-tokens\.$/);
+    await engine.close();
+  });
+
+  it('never demotes the best passage for a small budget: it is cut to its most relevant part, same URL#anchor, and says so', async () => {
+    const long = {
+      'guide/retry.md': `# Retries\n\n## Backoff\n\n${'Unrelated words about colours and shapes fill this paragraph. '.repeat(12)}\n\nThe exponential backoff doubles the retry delay after each failed request.\n\n${'More unrelated text on fonts and margins goes here. '.repeat(12)}`,
+      'guide/other.md': '# Other\n\n## Delay\n\nA short note on the retry delay.',
+    };
+    const { docs, dbPath } = workspace(long);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    const unbudgeted = await engine.search('exponential backoff retry delay');
+    const budgeted = await engine.search('exponential backoff retry delay', { maxTokens: 60 });
+    expect(budgeted.results[0]?.url).toBe(unbudgeted.results[0]?.url);
+    expect(budgeted.results[0]).toMatchObject({ trimmed: true, headingPath: ['Retries', 'Backoff'] });
+    expect(budgeted.results[0]?.text).toContain('The exponential backoff doubles the retry delay after each failed request.');
+    expect(budgeted.results[0]?.tokenCount).toBeLessThanOrEqual(60);
+    expect(budgeted.warnings.join(' ')).toMatch(/was cut to its most relevant part to fit the budget of 60 tokens/);
+    await engine.close();
+  });
+
+  it('keeps the first result of any budget the first of the unbudgeted search, possibly cut, or says the budget is below its heading (property)', async () => {
+    const { docs, dbPath } = workspace(files);
+    const engine = createEngine({ dbPath });
+    await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    for (const question of ['timeout', 'install the command line tool', 'widget docs guide']) {
+      const first = (await engine.search(question)).results[0];
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 400 }), async (maxTokens) => {
+          const { results, warnings } = await engine.search(question, { maxTokens });
+          if (results.length === 0) expect(warnings.join(' ')).toMatch(/below even the best one's heading/);
+          else {
+            expect(results[0]?.url).toBe(first?.url);
+            expect(results.reduce((sum, result) => sum + result.tokenCount, 0)).toBeLessThanOrEqual(maxTokens);
+          }
+        }),
+        { numRuns: 25 },
+      );
+    }
     await engine.close();
   });
 

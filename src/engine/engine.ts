@@ -13,7 +13,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
-import { selectionOptions } from './selection-options.js';
+import { passageTrimmer, selectionOptions } from './selection-options.js';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { assertIndexLocation } from '../store/sqlite/open-database.js';
 import type { Store } from '../store/store.js';
@@ -88,13 +88,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     // Selection follows the reranked order (a model's judgement is not on the fused scale).
     const position = new Map(candidates.map((candidate, index) => [candidate.chunk.id, 1 - index / Math.max(candidates.length, 1)]));
     const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;
-    const selection = selectCandidates(candidates, selectionOptions(config, store, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order }));
+    const trim = passageTrimmer(text, await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)));
+    const selection = selectCandidates(candidates, selectionOptions(config, store, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order, trim }));
     const warnings = [...retrieval.warnings, ...reranked.warnings];
     if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
-      const smallest = Math.min(...candidates.map((candidate) => candidate.chunk.tokenCount));
-      warnings.push(`${candidates.length} passages match, but none fits the budget of ${maxTokens} tokens (the smallest has ${smallest}); raise --max-tokens.`);
+      warnings.push(`${candidates.length === 1 ? '1 passage matches' : `${candidates.length} passages match`}, but the budget of ${maxTokens} tokens is below even the best one's heading; raise --max-tokens.`);
     }
+    const trimmed = selection.candidates.find((candidate) => candidate.trimmed === true);
+    if (trimmed !== undefined) warnings.push(`The best passage (${chunkUrl(trimmed.chunk)}) was cut to its most relevant part to fit the budget of ${maxTokens} tokens; raise --max-tokens for all of it.`);
     return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
   };
 
@@ -201,6 +203,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           text: candidate.chunk.text,
           score: round(candidate.scores.fused),
           tokenCount: candidate.chunk.tokenCount,
+          ...(candidate.trimmed === true ? { trimmed: true } : {}),
           ...(candidate.retrievalType === undefined ? {} : { retrievalType: candidate.retrievalType, followUpQuery: candidate.followUpQuery ?? '' }),
           ...(options.explain === true ? { explain: candidate.trace } : {}),
         });

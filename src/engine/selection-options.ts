@@ -4,13 +4,33 @@ import { adjustedScore } from '../select/score-adjust.js';
 import type { SelectOptions } from '../select/selector.js';
 import { passageSimilarity } from '../select/similarity.js';
 import type { Store } from '../store/store.js';
+import { isStopWord } from '../core/query-terms.js';
+import type { Tokenizer } from '../core/types.js';
+import { codeTerms, queryTerms } from '../store/lexical/analyze.js';
+import { trimPassage } from '../select/trim.js';
+
+/**
+ * How the best passage is cut when it does not fit the budget: around its blocks that hold the
+ * most of the question's terms, counted as the index counts them.
+ */
+export function passageTrimmer(question: string, tokenizer: Tokenizer): NonNullable<SelectOptions['trim']> {
+  const terms = queryTerms(question, isStopWord).map((term) => term.term);
+  const relevance = (text: string) => {
+    const present = new Set(codeTerms(text));
+    return terms.reduce((count, term) => count + (present.has(term) ? 1 : 0), 0);
+  };
+  return (candidate, maxTokens) => {
+    const chunk = trimPassage(candidate.chunk, maxTokens, tokenizer, relevance);
+    return chunk === undefined ? undefined : { ...candidate, chunk };
+  };
+}
 
 /** How the index's candidates are selected: budget, cap, threshold, near-duplicates, domain weights and freshness. */
 export function selectionOptions(
   config: CitedocsConfig,
   store: Store,
   now: Date,
-  request: { candidates: readonly Candidate[]; limit: number; maxTokens: number; maxPages: number | undefined; order: (candidate: Candidate) => number },
+  request: { candidates: readonly Candidate[]; limit: number; maxTokens: number; maxPages: number | undefined; order: (candidate: Candidate) => number; trim?: SelectOptions['trim'] },
 ): SelectOptions {
   const { select } = config;
   const vectors = store.vectors.vectorsOf(request.candidates.map((candidate) => candidate.chunk.id));
@@ -31,6 +51,7 @@ export function selectionOptions(
       },
     }),
     ...(maxSelectedPages === undefined ? {} : { maxSelectedPages }),
+    ...(request.trim === undefined ? {} : { trim: request.trim }),
     ...(select.scoreThreshold === undefined ? {} : { scoreThreshold: select.scoreThreshold }),
   };
 }

@@ -58,11 +58,15 @@ export async function evaluateQuestions(engine: Engine, questions: readonly Docs
     const started = performance.now();
     const { results } = await engine.search(question.query, { limit: DEPTH, maxTokens: NO_BUDGET });
     const latencyMs = performance.now() - started;
-    const sections = distinct(results.map((result) => normalise(result.url.startsWith(site) ? result.url.slice(site.length) : result.url)));
+    const listed = results.map((result) => normalise(result.url.startsWith(site) ? result.url.slice(site.length) : result.url));
+    const sections = distinct(listed);
+    // The same page#anchor shown twice in the first five: tokens an agent pays for nothing (must be 0).
+    const duplicatesTop5 = listed.slice(0, 5).length - new Set(listed.slice(0, 5)).size;
     const pages = distinct(sections.map(pageOf));
     const gold = new Set(question.gold.map(normalise));
     const goldPages = new Set([...gold].map(pageOf));
-    return { id: question.qid, query: question.query, gold, goldPages, sections, pages, latencyMs };
+    const inside = insideGold(engine, site, gold);
+    return { id: question.qid, query: question.query, gold, goldPages, sections, pages, latencyMs, duplicatesTop5, inside };
   });
   const metric = (score: (row: (typeof rows)[number]) => number) => round(mean(rows.map(score)));
   const binary = (set: ReadonlySet<string>) => new Map([...set].map((id) => [id, 1]));
@@ -78,6 +82,9 @@ export async function evaluateQuestions(engine: Engine, questions: readonly Docs
       'hit@1': metric((row) => hitAt(1, row.sections, row.gold)),
       'hit@5': metric((row) => hitAt(5, row.sections, row.gold)),
       'hit@10': metric((row) => hitAt(10, row.sections, row.gold)),
+      // A hit also when the result is a subsection or entry nested inside a gold section.
+      'insideHit@5': metric((row) => hitAt(5, row.sections, row.inside)),
+      duplicatesTop5: rows.reduce((sum, row) => sum + row.duplicatesTop5, 0),
       'pageHit@1': metric((row) => hitAt(1, row.pages, row.goldPages)),
       'pageHit@5': metric((row) => hitAt(5, row.pages, row.goldPages)),
       'pageHit@10': metric((row) => hitAt(10, row.pages, row.goldPages)),
@@ -87,6 +94,29 @@ export async function evaluateQuestions(engine: Engine, questions: readonly Docs
     },
     perQuery: rows.map((row) => ({ id: row.id, query: row.query, relevant: [...row.gold], top: row.sections.slice(0, 5) })),
   };
+}
+
+/**
+ * The gold sections and every section nested inside one: the anchors of the headings that
+ * follow a gold heading on its page until one of the same or a higher level.
+ */
+function insideGold(engine: Engine, site: string, gold: ReadonlySet<string>): Set<string> {
+  const inside = new Set(gold);
+  for (const entry of gold) {
+    const [page = '', anchor] = entry.split('#', 2);
+    if (anchor === undefined) continue;
+    const inspection = engine.inspect(`${site}${page}`) ?? engine.inspect(`${site}${page}index.html`);
+    if (inspection === undefined) continue;
+    const headings = inspection.headings;
+    const start = headings.findIndex((heading) => heading.anchor !== undefined && safeDecode(heading.anchor) === anchor);
+    if (start < 0) continue;
+    const level = headings[start]?.level ?? 0;
+    for (const heading of headings.slice(start + 1)) {
+      if (heading.level <= level) break;
+      if (heading.anchor !== undefined) inside.add(`${page}#${safeDecode(heading.anchor)}`);
+    }
+  }
+  return inside;
 }
 
 /** `a/index.html#x` and `a/#x` are one page; fragments compared decoded. */

@@ -16,11 +16,18 @@ describe('selectCandidates', () => {
   });
 
   it('skips a passage over the remaining budget but takes a smaller one after it', () => {
-    const list = [candidate({ text: 'a', tokenCount: 60 }), candidate({ text: 'b', tokenCount: 50 }), candidate({ text: 'c', tokenCount: 30 })];
+    const list = [candidate({ text: 'a', anchor: 'a', tokenCount: 60 }), candidate({ text: 'b', anchor: 'b', tokenCount: 50 }), candidate({ text: 'c', anchor: 'c', tokenCount: 30 })];
     const selection = selectCandidates(list, { limit: 10, maxTotalTokens: 100 });
     expect(selection.candidates.map((item) => item.chunk.text)).toEqual(['a', 'c']);
     expect(selection.totalTokens).toBe(90);
-    expect(selection.dropped).toEqual([{ reason: 'budget', url: 'https://d.example/page.html', score: 1 }]);
+    expect(selection.dropped).toEqual([{ reason: 'budget', url: 'https://d.example/page.html#b', score: 1 }]);
+  });
+
+  it('gives one result per place: a second passage of a kept section (same page#anchor) is dropped as its duplicate', () => {
+    const list = [candidate({ text: 'first part', anchor: 'install', score: 3 }), candidate({ text: 'other section', anchor: 'usage', score: 2 }), candidate({ text: 'second part', anchor: 'install', score: 1 })];
+    const selection = selectCandidates(list, { limit: 10, maxTotalTokens: 1000 });
+    expect(selection.candidates.map((item) => item.chunk.text)).toEqual(['first part', 'other section']);
+    expect(selection.dropped).toEqual([{ reason: 'duplicate', url: 'https://d.example/page.html#install', duplicateOf: 'https://d.example/page.html#install', score: 1 }]);
   });
 
   it('never exceeds the token budget or the limit, and accounts for every candidate (property)', () => {

@@ -16,12 +16,18 @@ export interface SelectOptions {
   similarity?: (a: Candidate, b: Candidate) => number;
   /** The score selection orders by; the fused retrieval score by default. */
   score?: (candidate: Candidate) => number;
+  /**
+   * Cuts a passage to at most `maxTokens` around its most relevant part (undefined: it cannot
+   * be). Used for the best passage when it does not fit, so a budget never swaps it for a worse one.
+   */
+  trim?: (candidate: Candidate, maxTokens: number) => Candidate | undefined;
 }
 
 /**
  * Keeps the best candidates while they fit: in score order (ties by chunk id, so the input order
  * of equal scores does not matter), skipping a score under the threshold, an exact or near
- * duplicate of a kept passage, a passage of a page beyond the page cap, and a passage over the
+ * duplicate of a kept passage, a second passage of a kept section (page#anchor: one result
+ * per place), a passage of a page beyond the page cap, and a passage over the
  * remaining budget (a smaller one after it may fit), until `limit`. Every dropped candidate
  * says why. The total never exceeds `maxTotalTokens`.
  */
@@ -34,6 +40,7 @@ export function selectCandidates(candidates: readonly Candidate[], options: Sele
   const kept: Candidate[] = [];
   const dropped: DroppedCandidate[] = [];
   const keptContent = new Map<string, string>();
+  const keptUrls = new Set<string>();
   const keptPages = new Set<string>();
   let totalTokens = 0;
   for (const { candidate } of ordered) {
@@ -46,6 +53,12 @@ export function selectCandidates(candidates: readonly Candidate[], options: Sele
     }
     if (kept.length >= options.limit) {
       drop({ reason: 'limit' });
+      continue;
+    }
+    // One result per place: the best passage stands for its section (page#anchor); a reader
+    // (or an agent paying for tokens) never gets the same link twice.
+    if (keptUrls.has(url)) {
+      drop({ reason: 'duplicate', duplicateOf: url });
       continue;
     }
     const twin = keptContent.get(candidate.chunk.contentHash);
@@ -62,14 +75,21 @@ export function selectCandidates(candidates: readonly Candidate[], options: Sele
       drop({ reason: 'cap' });
       continue;
     }
+    let chosen = candidate;
     if (totalTokens + candidate.chunk.tokenCount > options.maxTotalTokens) {
-      drop({ reason: 'budget' });
-      continue;
+      // Budgets never demote: the best passage is trimmed to fit rather than replaced by a worse one that fits.
+      const trimmed = kept.length === 0 ? options.trim?.(candidate, options.maxTotalTokens - totalTokens) : undefined;
+      if (trimmed === undefined) {
+        drop({ reason: 'budget' });
+        continue;
+      }
+      chosen = { ...trimmed, trimmed: true };
     }
-    kept.push(candidate);
+    kept.push(chosen);
     keptContent.set(candidate.chunk.contentHash, url);
+    keptUrls.add(url);
     keptPages.add(candidate.chunk.pageUrl);
-    totalTokens += candidate.chunk.tokenCount;
+    totalTokens += chosen.chunk.tokenCount;
   }
   return { candidates: kept, totalTokens, dropped };
 }

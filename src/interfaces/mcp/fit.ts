@@ -1,3 +1,4 @@
+import { truncateToTokens } from '../../select/trim.js';
 import type { Tokenizer } from '../../core/types.js';
 
 /**
@@ -25,22 +26,4 @@ export function fitBlocks(header: string, blocks: readonly string[], maxTokens: 
 }
 
 /** The text, or its longest start that fits (cut at a space, ending in `…`). */
-export function truncate(text: string, maxTokens: number, tokenizer: Tokenizer): string {
-  if (maxTokens <= 0) return '';
-  if (tokenizer.count(text) <= maxTokens) return text;
-  // Binary search on the character length: token counts grow with it.
-  let low = 0;
-  let high = text.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (tokenizer.count(`${cutAtSpace(text.slice(0, middle))}…`) <= maxTokens) low = middle;
-    else high = middle - 1;
-  }
-  const start = cutAtSpace(text.slice(0, low));
-  return start === '' ? '' : `${start}…`;
-}
-
-function cutAtSpace(text: string): string {
-  const space = text.lastIndexOf(' ');
-  return (space > text.length * 0.6 ? text.slice(0, space) : text).trimEnd();
-}
+export const truncate = truncateToTokens;
