@@ -37,4 +37,15 @@ describe('lexical analysis', () => {
     const weights = terms("sort dictionary `my_dict` by 'value'", 0.25);
     expect(weights).toEqual({ sort: 1, dictionari: 1, my_dict: 0.25, valu: 0.25 });
   });
+
+  it('keeps an identifier whole and split in the index and in the question alike: snake_case, SCREAMING_CASE, a->b, --flags', () => {
+    expect(codeTerms('ssh_options_set(SSH_OPTIONS_TIMEOUT) and node->next with --max-tokens')).toEqual(expect.arrayContaining(['ssh_options_set', 'ssh_options_timeout', 'option', 'timeout', 'node.next', '--max-tokens', 'max', 'token']));
+    expect(Object.keys(terms('ssh_options_set SSH_OPTIONS_TIMEOUT'))).toEqual(expect.arrayContaining(['ssh_options_set', 'ssh_options_timeout', 'ssh', 'option', 'set', 'timeout']));
+    expect(Object.keys(terms('how do I use --max-tokens'))).toEqual(expect.arrayContaining(['--max-tokens', 'max', 'token']));
+    expect(Object.keys(terms('get_thing_or_404 returns what'))).toContain('get_thing_or_404');
+  });
+
+  it('never drops a quoted single word as a stop-word: it is a name', () => {
+    expect(terms('what does the "it" fixture do', 0.25)).toMatchObject({ it: 0.25, fixtur: 1 });
+  });
 });

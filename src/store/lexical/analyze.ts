@@ -9,8 +9,10 @@ import { stemmer } from 'stemmer';
  */
 
 const WORD = /[\p{L}\p{N}_$]+/gu;
-/** Dotted names: `os.path.join`, `dict.items`, `Array.prototype.flatMap`, `std::vector`. */
-const DOTTED = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)+/gu;
+/** Dotted names: `os.path.join`, `dict.items`, `Array.prototype.flatMap`, `std::vector`, `obj->next`. */
+const DOTTED = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::|->)[\p{L}_$][\p{L}\p{N}_$]*)+/gu;
+/** Command-line flags, kept whole as written: `--max-tokens`, `-rf` is not one (too short to tell). */
+const FLAG = /(?<![\p{L}\p{N}_-])--[\p{L}\p{N}][\p{L}\p{N}_-]*/gu;
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 const stems = new Map<string, string>();
@@ -48,9 +50,11 @@ export function wordTerms(text: string, into: string[] = []): string[] {
 /** The dotted names in a text and their suffixes, lower-cased: `os.path.join` → `os.path.join`, `path.join`. */
 export function dottedTerms(text: string, into: string[] = []): string[] {
   for (const match of text.matchAll(DOTTED)) {
-    const parts = match[0].toLowerCase().split(/\.|::/);
+    const parts = match[0].toLowerCase().split(/\.|::|->/);
     for (let start = 0; start < parts.length - 1; start += 1) into.push(parts.slice(start).join('.'));
   }
+  // A flag whole (`--max-tokens`), besides its words: the exact name a developer types.
+  for (const match of text.matchAll(FLAG)) into.push(match[0].toLowerCase());
   return into;
 }
 
@@ -91,12 +95,15 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
   const plain = text.replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
     const span = (groups[0] ?? groups[1] ?? groups[2] ?? '').trim();
     if (API_LIKE.test(span) && (/[.:]/.test(span) || span.endsWith('()'))) return ` ${span} `;
-    for (const match of span.matchAll(WORD)) {
+    const words = [...span.matchAll(WORD)];
+    for (const match of words) {
       const word = match[0].toLowerCase();
       const term = word.length > 0 && /[_$]|\p{Ll}\p{Lu}/u.test(match[0]) ? word : indexForm(word);
       all.push(term);
-      if (!isStopWord(word) && quotedWeight > 0) add(term, quotedWeight);
+      // A quoted single word is a name (pytest's "it", a variable `a`): never a stop-word.
+      if ((words.length === 1 || !isStopWord(word)) && quotedWeight > 0) add(term, quotedWeight);
     }
+    for (const match of span.matchAll(FLAG)) if (quotedWeight > 0) add(match[0].toLowerCase(), quotedWeight);
     return ' ';
   });
   for (const match of plain.matchAll(WORD)) {

@@ -8,8 +8,8 @@ type Prepare = (sql: string) => Database.Statement;
 export const CHUNKS_VERSION_KEY = 'chunks_version';
 /** The layout of the stored index; one stored in another layout is stale whatever its version. */
 export const LEXICAL_FORMAT_KEY = 'lexical_format';
-/** 2: `inlinks` holds each document's page links after its entry links. */
-export const LEXICAL_FORMAT = 2;
+/** 2: `inlinks` holds each document's page links after its entry links. 3: flags (`--max-tokens`) and `a->b` names are terms. */
+export const LEXICAL_FORMAT = 3;
 
 export interface LexicalIndexStore {
   /** The index for the chunks as they are now: the stored one when current, else rebuilt (and stored, when writable). */
