@@ -1,4 +1,4 @@
-import { prepareTransformers } from '../../core/transformers-runtime.js';
+import { prepareTransformers, transformersInstallHint } from '../../core/transformers-runtime.js';
 import { type Embedder, EmbedderError, normalise } from '../embedder.js';
 import { presetFor } from '../model-presets.js';
 
@@ -70,7 +70,7 @@ async function loadExtractor(options: TransformersEmbedderOptions): Promise<Extr
   const { library, modelId, where } = await prepareTransformers(
     options,
     (cause) =>
-      new EmbedderError('The transformers embedder needs the optional package @huggingface/transformers: run `npm install @huggingface/transformers`, or choose another embedder with --embedder.', {
+      new EmbedderError(`The transformers embedder needs the optional package @huggingface/transformers: install it with ${transformersInstallHint()}, or choose another embedder with --embedder.`, {
         cause,
       }),
   );
