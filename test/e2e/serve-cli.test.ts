@@ -32,7 +32,7 @@ describe('citedocs serve', () => {
       });
     });
     try {
-      expect(stderr).toMatch(/serving .*index\.db \(1 pages, \d+ passages\)/);
+      expect(stderr).toMatch(/serving .*index\.db \(1 page, 1 passage\)/);
       const response = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'create an index concurrently' }) });
       const body = (await response.json()) as { results: { url: string }[] };
       expect(body.results[0]?.url).toMatch(/^https:\/\/docs\.example\/guide\.html/);
