@@ -23,7 +23,7 @@ type Extractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize
 
 /**
  * Any ONNX sentence-embedding model through Transformers.js (`@huggingface/transformers`, an
- * optional dependency: `npm install @huggingface/transformers`). The model is read from a local
+ * optional peer dependency; a missing one is refused with the install command). The model is read from a local
  * folder or the cache; it is downloaded only when `allowRemote` is set.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
