@@ -222,7 +222,7 @@ export interface StoppedBy {
   remaining: number;
   unit: 'requests' | 'files';
   /** The flag that raises it, and the configuration setting when there is one. */
-  flag: '--max-pages';
+  flag: '--max-requests';
   setting?: 'crawl.maxPages';
   /** Whether the same ingest run again continues where this one stopped (a site) or reads the same files again (a folder). */
   resumes: boolean;

@@ -8,7 +8,7 @@ import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
 import { given } from '../core/given.js';
 import { chunkUrl, type Candidate, type Tokenizer } from '../core/types.js';
-import { assertEmbedderName, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
+import { assertEmbedderUsable, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
@@ -123,8 +123,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   const engine: Engine = {
     config,
     async ingest(input, options = {}) {
-      // A wrong embedder name is refused before the crawl, not after it.
-      if (config.embed.embedder !== undefined) assertEmbedderName(config.embed.embedder);
+      // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
+      if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
       // An index path that cannot be created fails now, not after the crawl's first pages.
       assertIndexLocation(config.dbPath);
       reader?.close();

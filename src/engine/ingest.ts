@@ -195,8 +195,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
 function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: IngestSource['kind']): StoppedBy {
   const { limit, value, remaining } = item;
   return kind === 'crawl'
-    ? { limit, value, remaining, unit: 'requests', flag: '--max-pages', setting: 'crawl.maxPages', resumes: true }
-    : { limit, value, remaining, unit: 'files', flag: '--max-pages', resumes: false };
+    ? { limit, value, remaining, unit: 'requests', flag: '--max-requests', setting: 'crawl.maxPages', resumes: true }
+    : { limit, value, remaining, unit: 'files', flag: '--max-requests', resumes: false };
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */
