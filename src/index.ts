@@ -4,10 +4,10 @@
  */
 export { createEngine } from './engine/engine.js';
 export type { Engine, EngineDependencies, SearchOptions, SearchResponse, SearchResult, AskOptions, AskResponse } from './engine/engine.js';
-export type { AskEvent, IndexStats, PageInspection, SourceSummary } from './engine/engine-types.js';
+export type { AskEvent, IndexStats, PageInspection, SiteReport, SourceSummary } from './engine/engine-types.js';
 export type { DirectDocument } from './engine/ingest-documents.js';
 export type { IngestOptions, IngestReport, IngestProgress, IngestError } from './engine/ingest.js';
-export type { StoreStats } from './store/store.js';
+export type { IngestOutcome, IngestRunSummary, StoreStats } from './store/store.js';
 export type { UrlStyle } from './sources/local/path-registry.js';
 export type { FetchLike } from './sources/crawl/fetch-page.js';
 export { configSchema, DEFAULT_CONFIG, parseConfig } from './core/config.js';
