@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import pLimit from 'p-limit';
-import type { Browser, BrowserContext, Route } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserType, Route } from 'playwright-core';
 import { CitedocsError, describeCause } from '../../core/errors.js';
-import type { PageRenderer, RenderedPage, RenderOptions } from './page-renderer.js';
+import { type PageRenderer, type RenderedPage, RenderError, type RenderOptions } from './page-renderer.js';
 
 export interface ChromiumRendererOptions {
   /** Debian's `chromium` by default (`apt-get install chromium`). */
@@ -18,18 +18,6 @@ export interface ChromiumRendererOptions {
 /** Rendering cannot start at all (playwright-core or Chromium missing): the whole ingest stops with how to fix it. */
 export class RendererUnavailableError extends CitedocsError {
   override readonly name = 'RendererUnavailableError';
-}
-
-/** One page could not be rendered: reported for that page, the crawl goes on. */
-export class RenderError extends Error {
-  override readonly name = 'RenderError';
-  readonly url: string;
-  readonly interrupted: boolean;
-  constructor(message: string, url: string, options: { cause?: unknown; interrupted?: boolean } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.url = url;
-    this.interrupted = options.interrupted === true;
-  }
 }
 
 /** Time given, past the page's budget, to read its DOM and close it before it is torn down. */
@@ -86,9 +74,9 @@ export function createChromiumRenderer(options: ChromiumRendererOptions): PageRe
 }
 
 async function launchChromium(executablePath: string): Promise<Browser> {
-  let playwright: typeof import('playwright-core');
+  let chromium: BrowserType;
   try {
-    playwright = await import('playwright-core');
+    ({ chromium } = await import('playwright-core'));
   } catch (error) {
     throw new RendererUnavailableError('--render needs the npm package playwright-core, which is missing: run `npm install playwright-core` where citedocs is installed.', { cause: error });
   }
@@ -96,7 +84,7 @@ async function launchChromium(executablePath: string): Promise<Browser> {
     throw new RendererUnavailableError(`--render needs Chromium, which is not at ${executablePath}: install it (\`apt-get install chromium\` on Debian and Ubuntu), or set crawl.browserPath to where it is.`);
   }
   try {
-    return await playwright.chromium.launch({ executablePath, args: CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS });
+    return await chromium.launch({ executablePath, args: CHROMIUM_FLAGS, timeout: LAUNCH_TIMEOUT_MS });
   } catch (error) {
     throw new RendererUnavailableError(`--render could not start Chromium at ${executablePath}: ${describeCause(error).split('\n')[0] ?? ''}`, { cause: error });
   }

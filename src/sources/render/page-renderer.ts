@@ -28,3 +28,15 @@ export interface PageRenderer {
   render(url: string, options: RenderOptions): Promise<RenderedPage>;
   close(): Promise<void>;
 }
+
+/** One page could not be rendered: reported for that page, the crawl goes on. */
+export class RenderError extends Error {
+  override readonly name = 'RenderError';
+  readonly url: string;
+  readonly interrupted: boolean;
+  constructor(message: string, url: string, options: { cause?: unknown; interrupted?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.url = url;
+    this.interrupted = options.interrupted === true;
+  }
+}
