@@ -262,7 +262,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
               store.upsertPage(page, pageChunks, { rechunked: store.getPage(page.url)?.chunking !== page.chunking });
               chunks += pageChunks.length;
             }
-            await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
+            await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
             return { pages: pages.length, chunks, dbPath: config.dbPath };
           } finally {
             writer?.close();

@@ -58,6 +58,8 @@ export function formatIngest(report: IngestReport, stats: IndexStats | undefined
     for (const error of report.errors.slice(0, 20)) lines.push(`  - ${error.message}`);
     if (report.errors.length > 20) lines.push(`  … and ${report.errors.length - 20} more (see --json).`);
   }
+  for (const warning of report.warnings.slice(0, 20)) lines.push(`warning: ${warning}`);
+  if (report.warnings.length > 20) lines.push(`warning: … and ${report.warnings.length - 20} more (see --json).`);
   return lines.join('\n');
 }
 

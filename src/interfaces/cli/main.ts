@@ -44,6 +44,7 @@ interface IngestFlags {
   urlStyle?: 'clean' | 'slash' | 'html';
   allowHost: string[];
   allowPrivateHosts?: boolean;
+  render?: boolean;
 }
 
 /** search and ask: the budget of the selection (the JSON field keeps its name, maxPages). */
@@ -135,7 +136,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--base-url <url>', 'for a folder: the URL its documents are published under')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
       .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
-      .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)'),
+      .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)')
+      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)'),
   )).action(async (source: string, options: CommonOptions & IngestFlags) => {
     const maxRequests = renamedValue(options.maxRequests, options.maxPages, { command: 'ingest', old: '--max-pages', replacement: '--max-requests' }, warn);
     const engine = engineFor(options);
@@ -153,6 +155,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
         ...(options.allowHost.length === 0 ? {} : { allowedHosts: options.allowHost }),
         ...(options.allowPrivateHosts === true ? { allowPrivateHosts: true } : {}),
+        ...(options.render === true ? { render: true } : {}),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         ...(exporter === undefined ? {} : { onPage: exporter.write }),
         ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
