@@ -45,7 +45,7 @@ function flattenMarkup(html: string, maxDepth: number): { html: string; dropped:
   for (const match of html.matchAll(TAG)) {
     const index = match.index;
     if (SELF_CLOSING.test(match[2] ?? '') || match[3] === '/') continue;
-    let keep = true;
+    let keep: boolean;
     if (match[1] === '/') {
       keep = kept.pop() ?? true;
       if (keep) depth = Math.max(0, depth - 1);
