@@ -43,7 +43,7 @@ const RANK_DISCOUNT = 0.3;
 /** Restating a term already covered is worth this share of covering it anew. */
 const RESTATED = 0.25;
 /** A sentence must add at least this share of the question's weight. */
-const MIN_NEW_COVERAGE = 0.08;
+const MIN_NEW_COVERAGE = 0.06;
 /** The best section's sentences that only restate the question are quoted up to this many in all… */
 const LEAD_SENTENCES = 3;
 /** …when they state at least this share of the question's weight. */
@@ -78,10 +78,10 @@ export function planAnswer(question: string, sources: readonly Candidate[], opti
   const bestPieces = pieces[0] ?? [];
   const signature = best === undefined ? undefined : signatureOf(best.chunk, bestPieces.map((piece) => piece.unit));
 
-  // Covered is what the answer states: a heading that names a term (`indent=None` in a signature) does not explain it.
-  const covered = new Set<string>();
+  // A term the answer states is covered; one only named by the heading of a quoted section (`indent=None` in a signature) half.
+  const covered = new Map<string, number>();
   const cover = (piece: Piece) => {
-    for (const { term } of asked) if (piece.terms.has(term)) covered.add(term);
+    for (const term of asked) covered.set(term.term, Math.max(covered.get(term.term) ?? 0, level(piece, term)));
   };
   const plan: AnswerPlan = { lead: [], example: [], others: [], missing, nothingRelevant, asked: new Set(asked.map((term) => term.term)), ...(signature === undefined ? {} : { signature }) };
   const chosen = new Set<Piece>();
@@ -107,7 +107,7 @@ export function planAnswer(question: string, sources: readonly Candidate[], opti
   while (sentences < options.maxSentences && pool.length > 0) {
     // A sentence adds to the answer when it covers more of the question, or, in the best section, when it restates much of it.
     const eligible = pool
-      .map((piece) => ({ piece, ...gain(piece, asked, covered, total) }))
+      .map((piece) => ({ piece, ...gain(piece, asked, covered) }))
       .filter((entry) => entry.fresh >= MIN_NEW_COVERAGE * total || (entry.piece.source === 0 && plan.lead.length < LEAD_SENTENCES && entry.restated >= RESTATES_MUCH * total));
     eligible.sort((a, b) => b.value - a.value);
     const top = eligible[0];
@@ -175,28 +175,24 @@ function level(piece: Piece, term: AskedTerm | string): number {
 }
 
 /**
- * What a sentence adds: the weight of the question's terms it states that the answer does not
- * state yet (`fresh`), and of those it states again (`restated`). Its section heading or label
- * naming more of the question makes it count up to half as much again, never on its own.
+ * What a sentence adds: the weight of the question's terms it covers beyond what the answer
+ * covers already (`fresh`: a term it states counts fully, a term only its section heading or
+ * label names counts half), and of the terms it states again (`restated`).
  */
-function gain(piece: Piece, asked: readonly AskedTerm[], covered: ReadonlySet<string>, total: number): { value: number; fresh: number; restated: number } {
+function gain(piece: Piece, asked: readonly AskedTerm[], covered: ReadonlyMap<string, number>): { value: number; fresh: number; restated: number } {
   let fresh = 0;
   let restated = 0;
-  let context = 0;
   for (const term of asked) {
-    if (piece.terms.has(term.term)) {
-      if (covered.has(term.term)) restated += term.weight;
-      else fresh += term.weight;
-    } else if (piece.context.has(term.term)) {
-      context += term.weight;
-    }
+    const here = level(piece, term);
+    const before = covered.get(term.term) ?? 0;
+    fresh += term.weight * Math.max(0, here - before);
+    if (piece.terms.has(term.term)) restated += term.weight * before;
   }
   if (fresh + restated === 0) return { value: 0, fresh: 0, restated: 0 };
   const words = piece.unit.text.split(/\s+/).length;
   const length = words < 5 ? 0.5 : words > 60 ? 0.7 : 1;
   const prior = 1 / (1 + RANK_DISCOUNT * piece.source);
-  const setting = 1 + (0.5 * context) / Math.max(total, Number.EPSILON);
-  return { value: (fresh + RESTATED * restated) * setting * length * prior, fresh: fresh * prior, restated };
+  return { value: (fresh + RESTATED * restated) * length * prior, fresh: fresh * prior, restated };
 }
 
 function wordSet(text: string): Set<string> {
