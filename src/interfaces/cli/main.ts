@@ -284,7 +284,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--questions <file.jsonl>', 'docs questions: {"qid","query","gold":["page.html#anchor"]} per line')
       .option('--site <url>', 'the site the gold paths of --questions are relative to (crawled unless --db already holds it)')
       .option('--baseline <file.json>', 'compare with a saved run')
-      .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results'),
+      .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results')
+      .option('--answers', 'with --questions: also answer each question and report how often the answer cites a gold section (answerCitesGold) and the top search result (answerCitesTop1), beside searchGoldAt1'),
   )).action(async (options: CommonOptions & EvalFlags) => {
     const dbPath = options.db ?? io.env['CITEDOCS_DB'];
     const output = await runEval(options, dbPath, (path) => engineFor(options, path), (line) => {
