@@ -10,6 +10,12 @@ const page: PageInspection = {
   url: 'https://d.example/api.html',
   title: 'API',
   anchors: ['api', 'connect', 'connect-options', 'close'],
+  headings: [
+    { level: 1, text: 'API', anchor: 'api' },
+    { level: 2, text: 'connect()', anchor: 'connect' },
+    { level: 3, text: 'Options', anchor: 'connect-options' },
+    { level: 2, text: 'close()', anchor: 'close' },
+  ],
   chunks: [
     { anchor: 'api', headingPath: ['API'], text: 'The API.', tokenCount: 2 },
     { anchor: 'connect', headingPath: ['API', 'connect()'], text: 'Opens a connection.', tokenCount: 3 },
