@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
 import type { Element } from 'domhandler';
+import { textContent } from 'domutils';
 
 /**
  * Chrome that generators put inside the content: permalink glyphs on headings and entries,
@@ -24,7 +25,6 @@ const INNER_CHROME = [
   '[hidden]', '[aria-hidden="true"]:not(h1, h2, h3, h4, h5, h6)', 'template', 'script', 'style', 'noscript',
 ];
 
-const SECTION_STARTS = 'h1, h2, h3, h4, h5, h6, dt';
 const SOURCE_LINK = /^(?:\[(?:source|docs|src|view source|edit)\]|\((?:source|src)\)|click to toggle source)$/i;
 
 /** Whether the element sits in a heading, a `<dt>` or a short signature block (Haddock's `p.src`). */
@@ -46,28 +46,33 @@ export function removeInnerChrome($: CheerioAPI, main: Cheerio<Element>): void {
   $(selectAll('[style]', root)).each((_, element) => {
     if (/display\s*:\s*none|visibility\s*:\s*hidden/i.test(element.attribs['style'] ?? '') && !/^h[1-6]$/.test(element.name)) $(element).remove();
   });
-  // A link to an entry's source code, whatever its class: "[source]" (Sphinx), "[src]" (gi-docgen),
-  // "(source)" (pydoctor), "Source" (Haddock), "click to toggle source" (RDoc).
-  $(selectAll('a, span', root)).each((_, element) => {
-    const text = $(element).text().trim();
-    if (SOURCE_LINK.test(text) || (/^(?:source|src)$/i.test(text) && element.name === 'a' && inEntryHeading(element))) removeKeepingTargets($, element);
-  });
-  // An icon-only link (a download button, a repository badge) is an empty "[](…)" in Markdown.
-  $(selectAll('a[href]', root)).each((_, element) => {
-    if ($(element).text().trim() === '' && selectAll('img[alt]', element).every((image) => (image.attribs['alt'] ?? '').trim() === '')) removeKeepingTargets($, element);
-  });
-  // Permalinks: a same-page link in a heading or entry that shows only a glyph, or says it is a permalink.
-  $(selectAll(SECTION_STARTS, root)).find('a[href^="#"]').each((_, element) => {
-    const link = $(element);
-    if (link.find('img').length > 0) return;
-    const label = `${link.attr('title') ?? ''} ${link.attr('aria-label') ?? ''}`;
-    if (GLYPH_ONLY.test(link.text()) || LINK_LABEL.test(label)) removeKeepingTargets($, element);
-  });
-  // Glyph-only same-page links elsewhere (rustdoc's §, Docusaurus' zero-width links): their ids are already recorded.
-  $(selectAll('a[href^="#"]', root)).each((_, element) => {
-    const link = $(element);
-    if (GLYPH_ONLY.test(link.text()) && link.find('img').length === 0) removeKeepingTargets($, element);
-  });
+  // Every link, in one pass: permalinks (a same-page link showing only a glyph, or one in a heading
+  // or entry that says it is a permalink), links to an entry's source code whatever their class
+  // ("[source]" Sphinx, "[src]" gi-docgen, "(source)" pydoctor, "Source" Haddock, "click to toggle
+  // source" RDoc), and icon-only links (a download button) that would be an empty "[](…)".
+  for (const element of selectAll('a', root)) {
+    if (element.parent === null) continue;
+    const text = textContent(element);
+    const href = element.attribs['href'];
+    const hasImage = selectAll('img', element).length > 0;
+    if (href?.startsWith('#') === true && !hasImage) {
+      const label = `${element.attribs['title'] ?? ''} ${element.attribs['aria-label'] ?? ''}`;
+      if (GLYPH_ONLY.test(text) || (LINK_LABEL.test(label) && inSectionStart(element))) {
+        removeKeepingTargets($, element);
+        continue;
+      }
+    }
+    const trimmed = text.trim();
+    if (trimmed.length > 24) continue;
+    if (SOURCE_LINK.test(trimmed) || (/^(?:source|src)$/i.test(trimmed) && inEntryHeading(element))) removeKeepingTargets($, element);
+    else if (trimmed === '' && href !== undefined && selectAll('img[alt]', element).every((image) => (image.attribs['alt'] ?? '').trim() === '')) removeKeepingTargets($, element);
+  }
+}
+
+/** Whether the element sits in a heading or a `<dt>`. */
+function inSectionStart(element: Element): boolean {
+  for (let node = element.parent; node !== null && node.type === 'tag'; node = node.parent) if (/^(?:h[1-6]|dt)$/.test(node.name)) return true;
+  return false;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
-import type { AnyNode, Element } from 'domhandler';
+import { Element as DomElement, Text, type AnyNode, type Element } from 'domhandler';
+import { replaceElement } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
@@ -39,12 +40,14 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
     replacements.push({ element, level, text, ...(anchor === undefined ? {} : { anchor }) });
     headings.push({ level, text, ...(anchor === undefined ? {} : { anchor }) });
   }
+  let inContainer = false;
   for (const { element, level, text } of replacements) {
     // The heading as plain text: `json.dumps(obj, *, skipkeys=False)`, not a heading full of emphasis and links.
-    $(element).replaceWith($(`<h${level}></h${level}>`).text(text));
+    replaceElement(element, new DomElement(`h${level}`, {}, [new Text(text)]));
+    if (!inContainer && element.name === 'dt' && hasAncestor(element, root, /^(?:li|blockquote)$/)) inContainer = true;
   }
   // Entries found inside list items (a list of `<dl>`s) now put headings in a list.
-  unwrapLayoutLists($, root);
+  if (inContainer) unwrapLayoutLists($, root);
   return headings;
 }
 
@@ -55,6 +58,11 @@ function textWithBreaks($: CheerioAPI, element: Element): string {
   const copy = $(element).clone();
   copy.find('br').replaceWith(' ');
   return copy.text();
+}
+
+function hasAncestor(element: Element, root: Element, names: RegExp): boolean {
+  for (let node = element.parent; node !== null && node !== root; node = node.parent) if (node.type === 'tag' && names.test(node.name)) return true;
+  return false;
 }
 
 function ancestorsNamed(element: Element, name: string, root: Element): number {
@@ -159,13 +167,20 @@ function closestTable(node: Element): Element | undefined {
  * section. Its items' content takes its place.
  */
 function unwrapLayoutLists($: CheerioAPI, root: Element): void {
-  // A note (mdBook's `<blockquote>`) that holds a heading: as Markdown, "> ### Title" starts no section.
-  for (const quote of selectAll('blockquote', root).reverse()) {
-    if (selectAll('h1, h2, h3, h4, h5, h6', quote).length > 0) $(quote).replaceWith($(quote).html() ?? '');
+  // From each heading up: the lists and notes that hold one (cheaper than searching every list).
+  const quotes = new Set<Element>();
+  const lists = new Set<Element>();
+  for (const heading of selectAll('h1, h2, h3, h4, h5, h6', root)) {
+    for (let node = heading.parent; node !== null && node !== root && node.type === 'tag'; node = node.parent) {
+      if (node.name === 'blockquote') quotes.add(node);
+      if (node.name === 'li' && node.parent !== null && node.parent.type === 'tag' && /^(?:ul|ol)$/.test(node.parent.name)) lists.add(node.parent);
+    }
   }
+  // A note (mdBook's `<blockquote>`) that holds a heading: as Markdown, "> ### Title" starts no section.
+  for (const quote of selectAll('blockquote', root).reverse()) if (quotes.has(quote)) $(quote).replaceWith($(quote).html() ?? '');
   for (const list of selectAll('ul, ol', root).reverse()) {
+    if (!lists.has(list)) continue;
     const items = list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'li');
-    if (!items.some((item) => selectAll('h1, h2, h3, h4, h5, h6', item).length > 0)) continue;
     $(list).replaceWith(items.map((item) => $(item).html() ?? '').join('\n'));
   }
 }

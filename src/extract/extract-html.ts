@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
-import type { Document, Element } from 'domhandler';
+import type { AnyNode, Document, Element } from 'domhandler';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText, removeInnerChrome } from './chrome.js';
 import { markSections } from './entries.js';
@@ -98,10 +98,21 @@ function firstText($: CheerioAPI, selectors: readonly string[]): string | undefi
 
 /** A body with scripts and next to no text: the page is built in the browser (`ingest --render`). */
 function isEmptyShell($: CheerioAPI): boolean {
-  if ($('script').length === 0) return false;
-  const body = $('body').clone();
-  body.find('script, style, noscript, template').remove();
-  return body.text().replace(/\s+/g, '').length < 20;
+  const body = $('body').get(0);
+  if (body === undefined || $('script').length === 0) return false;
+  // A walk that stops at the 20th visible character: an ordinary page costs next to nothing.
+  let seen = 0;
+  const stack: AnyNode[] = [...body.children];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (node.type === 'text') {
+      seen += node.data.replace(/\s+/g, '').length;
+      if (seen >= 20) return false;
+    } else if (node.type === 'tag' && !/^(?:script|style|noscript|template)$/.test(node.name)) {
+      for (const child of node.children) stack.push(child);
+    }
+  }
+  return true;
 }
 
 /**

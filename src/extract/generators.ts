@@ -1,4 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
+import { selectOne } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
 
 /**
  * What we know of each documentation generator: how to recognise its pages, where its main
@@ -17,7 +19,8 @@ export interface GeneratorProfile {
   title?: readonly string[];
 }
 
-const has = (selector: string) => ($: CheerioAPI) => $(selector).length > 0;
+/** Whether the page has an element matching the selector (stops at the first one). */
+const has = (selector: string) => ($: CheerioAPI) => selectOne(selector, $.root().get(0)?.children ?? []) !== null;
 
 export const GENERATORS: readonly GeneratorProfile[] = [
   {
@@ -172,6 +175,7 @@ export const GENERIC_MAIN = ['main', '[role=main]', 'article', '#apicontent', 'd
 
 /** The profile of the generator that made this page, if we know it. */
 export function detectGenerator($: CheerioAPI): GeneratorProfile | undefined {
-  const generator = $('meta[name="generator" i]').attr('content') ?? '';
+  const meta = selectOne<AnyNode, Element>('meta[name="generator" i]', $.root().get(0)?.children ?? []);
+  const generator = meta?.attribs['content'] ?? '';
   return GENERATORS.find((profile) => profile.matches(generator, $));
 }

@@ -1,4 +1,5 @@
 import type { CheerioAPI } from 'cheerio';
+import { selectAll } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 
 /**
@@ -10,14 +11,12 @@ import type { AnyNode, Element } from 'domhandler';
 /** Every id (and legacy `a[name]`) on the page as served: the fragments a link to this page may use. */
 export function collectPageAnchors($: CheerioAPI): string[] {
   const anchors = new Set<string>();
-  $('[id]').each((_, element) => {
-    const id = $(element).attr('id');
+  for (const element of selectAll<AnyNode, Element>('[id], a[name]', $.root().get(0)?.children ?? [])) {
+    const id = element.attribs['id'];
     if (id) anchors.add(id);
-  });
-  $('a[name]').each((_, element) => {
-    const name = $(element).attr('name');
+    const name = element.name === 'a' ? element.attribs['name'] : undefined;
     if (name) anchors.add(name);
-  });
+  }
   return [...anchors];
 }
 

@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import { selectAll } from 'css-select';
+import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { detectGenerator, GENERIC_CHROME, GENERIC_MAIN, type GeneratorProfile } from './generators.js';
 
@@ -32,8 +32,9 @@ export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | u
   const withGenerator = generator === undefined ? {} : { generator };
   for (const selector of [...(generator?.main ?? []), ...GENERIC_MAIN]) {
     if (selector === 'body') return { element: body, via: 'body', ...withGenerator };
-    const candidate = $(selector).first() as Cheerio<Element>;
-    if (candidate.length === 0) continue;
+    const found = selectOne(selector, body.get(0)?.children ?? []);
+    if (found === null) continue;
+    const candidate = $(found) as Cheerio<Element>;
     // A "main" that holds a sliver of the page is a widget, not the content.
     if (textLength($, candidate) >= minimum) return { element: candidate, via: 'selector', ...withGenerator };
   }

@@ -1,4 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
+import { selectOne } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
 import { cleanHeadingText } from './chrome.js';
 
 /** Separators between a page's name and its site's in `<title>`: "Fixtures — pytest documentation". */
@@ -20,8 +22,10 @@ const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|ref
  * else the last ("Configuration - MkDocs").
  */
 export function splitDocumentTitle($: CheerioAPI): TitleParts {
-  const full = cleanHeadingText($('title').first().text());
-  const siteName = cleanHeadingText($('meta[property="og:site_name"]').attr('content') ?? '');
+  const document = $.root().get(0)?.children ?? [];
+  const title = selectOne<AnyNode, Element>('title', document);
+  const full = cleanHeadingText(title === null ? '' : $(title).text());
+  const siteName = cleanHeadingText(selectOne<AnyNode, Element>('meta[property="og:site_name"]', document)?.attribs['content'] ?? '');
   for (const separator of TITLE_SEPARATORS) {
     const index = full.lastIndexOf(separator);
     if (index <= 0) continue;
