@@ -4,6 +4,7 @@ import { crawl } from '../sources/crawl/crawler.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import type { Store } from '../store/store.js';
 import type { IngestDependencies, IngestOptions } from './ingest.js';
+import { ownedUrlsUnder } from './source-resolver.js';
 import { loadExtractor } from './stage-loaders.js';
 
 /**
@@ -39,7 +40,7 @@ export function crawlSite(
       const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
       return { links: page.links, contentHash: page.contentHash, ...validators };
     },
-    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix, 'crawl') ?? [],
+    knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'crawl'),
     frontier,
     onProgress: ({ fetched, queued }) => progress(fetched, queued),
     ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),

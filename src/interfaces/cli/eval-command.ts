@@ -14,6 +14,8 @@ export interface EvalFlags {
   site?: string;
   baseline?: string;
   saveBaseline?: string;
+  library?: string;
+  version?: string;
 }
 
 export interface EvalOutput {
@@ -51,7 +53,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
       const site = flags.site as string;
       if (engine.countPagesUnder(site) === 0) {
         log(`crawling ${site}…`);
-        const crawled = await engine.ingest(site);
+        const crawled = await engine.ingest(site, scopeOf(flags));
         ingest = { seconds: round((performance.now() - started) / 1000), pages: crawled.pages, chunks: crawled.chunks };
       }
       // An index crawled before may lack the vectors of the embedder asked for.
@@ -60,7 +62,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
         if (embedded.embedded > 0) log(`embedded ${embedded.embedded} passages with ${embedded.model}`);
       }
       log(`running ${questions.length} questions…`);
-      report = await evaluateQuestions(engine, questions, site, flags.questions as string);
+      report = await evaluateQuestions(engine, questions, site, flags.questions as string, scopeOf(flags));
     }
     const { dbPath: _dbPath, ...config } = engine.config;
     const output: EvalOutput = { dataset: report.dataset, queries: report.queries, metrics: report.metrics, config, ...(ingest === undefined ? {} : { ingest }) };
@@ -101,4 +103,8 @@ export function formatEval(output: EvalOutput): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+function scopeOf(flags: EvalFlags): { library?: string; version?: string } {
+  return { ...(flags.library === undefined ? {} : { library: flags.library }), ...(flags.version === undefined ? {} : { version: flags.version }) };
 }

@@ -41,7 +41,7 @@ export function formatAsk(response: AskResponse): string {
 export function formatIngest(report: IngestReport, stats: IndexStats | undefined): string {
   const verb = report.interrupted ? 'Interrupted after' : report.stopped !== undefined ? 'Stopped after' : 'Ingested';
   const lines = [
-    `${verb} ${report.pages} pages (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${report.fetched} bodies fetched), ${report.chunks} chunks.`,
+    `${verb} ${report.pages} pages${report.library === undefined ? '' : ` of ${report.library}@${report.version ?? 'latest'}`} (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${report.fetched} bodies fetched), ${report.chunks} chunks.`,
   ];
   if (report.stoppedBy !== undefined) lines.push(formatStoppedBy(report.stoppedBy));
   if (report.duplicates > 0) lines.push(`${report.duplicates} pages repeat the content of another page and are kept as its aliases.`);

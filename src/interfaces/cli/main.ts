@@ -12,6 +12,7 @@ import { progressReporter } from './progress.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
+import { registerCatalogCommands } from './catalog-commands.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -36,9 +37,16 @@ interface IngestFlags {
   urlStyle?: 'clean' | 'slash' | 'html';
   allowHost: string[];
   allowPrivateHosts?: boolean;
+  library?: string;
+  version?: string;
 }
 
-interface CommonOptions {
+interface ScopeFlags {
+  library?: string;
+  version?: string;
+}
+
+export interface CommonOptions {
   db?: string;
   embedder?: string;
   config?: string;
@@ -89,6 +97,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .command('ingest')
       .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index; run again to update it')
       .argument('<source>', 'start URL or folder')
+      .option('--library <name>', 'the library these docs are of (default: the name it was ingested under, else one from the host or the start page title)')
+      .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else latest)')
       .option('--max-pages <n>', 'stop after this many requests (or files)', positiveInteger)
       .option('--max-depth <n>', 'follow links at most this many steps from the start page', nonNegativeInteger)
       .option('--concurrency <n>', 'requests in flight at once', positiveInteger)
@@ -106,6 +116,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     try {
       const reporter = progressReporter(io, options);
       const report = await engine.ingest(source, {
+        ...given({ library: options.library, version: options.version }),
         ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
         ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
@@ -144,10 +155,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--limit <n>', 'passages at most', positiveInteger)
       .option('--max-tokens <n>', 'token budget of all passages together', positiveInteger)
       .option('--max-pages <n>', 'distinct pages the passages may come from', positiveInteger)
-      .option('--explain', 'show how each score was made, and why each other candidate was left out'),
-  )).action(async (words: string[], options: CommonOptions & { limit?: number; maxTokens?: number; maxPages?: number; explain?: boolean }) => {
+      .option('--explain', 'show how each score was made, and why each other candidate was left out')
+      .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
+      .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
+  )).action(async (words: string[], options: CommonOptions & ScopeFlags & { limit?: number; maxTokens?: number; maxPages?: number; explain?: boolean }) => {
     // The schema the HTTP API and MCP check the same request with.
-    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true });
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
@@ -164,9 +177,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('<question...>', 'the question')
       .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger)
       .option('--max-pages <n>', 'distinct pages the sources may come from', positiveInteger)
-      .option('--explain', 'also show the sources selected and why each other candidate was left out'),
-  )).action(async (words: string[], options: CommonOptions & { maxTokens?: number; maxPages?: number; explain?: boolean }) => {
-    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true });
+      .option('--explain', 'also show the sources selected and why each other candidate was left out')
+      .option('--library <name>', 'answer only from this library (citedocs sources lists them)')
+      .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
+  )).action(async (words: string[], options: CommonOptions & ScopeFlags & { maxTokens?: number; maxPages?: number; explain?: boolean }) => {
+    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const askOptions = { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) };
@@ -238,7 +253,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--questions <file.jsonl>', 'docs questions: {"qid","query","gold":["page.html#anchor"]} per line')
       .option('--site <url>', 'the site the gold paths of --questions are relative to (crawled unless --db already holds it)')
       .option('--baseline <file.json>', 'compare with a saved run')
-      .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results'),
+      .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results')
+      .option('--library <name>', 'search only this library (and crawl --site as this library when the index lacks it)')
+      .option('--version <version>', 'search only this version: exact, a range or latest'),
   )).action(async (options: CommonOptions & EvalFlags) => {
     const dbPath = options.db ?? io.env['CITEDOCS_DB'];
     const output = await runEval(options, dbPath, (path) => engineFor(options, path), (line) => {
@@ -258,6 +275,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   });
 
   registerServeCommands(program, io, { withCommon, withEmbedder, engineFor });
+  registerCatalogCommands(program, io, { withCommon, engineFor, print });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor });
 
   try {
