@@ -36,7 +36,9 @@ export function crawlSite(
     known: (url) => {
       const page = existing()?.getPage(url);
       if (page === undefined) return undefined;
-      const current = options.chunking === undefined || page.chunking === options.chunking;
+      // A page another source owns is fetched in full, so it moves to this one (a 304 would leave it there).
+      const owned = dependencies.source === undefined || dependencies.source.owns(dependencies.openStore(), url);
+      const current = owned && (options.chunking === undefined || page.chunking === options.chunking);
       const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
       return { links: page.links, contentHash: page.contentHash, ...validators };
     },

@@ -99,6 +99,7 @@ export const getDocsRequest = z
 export const resolveLibraryFields = {
   libraryName: z.string().trim().min(1, 'libraryName must not be empty').max(200, 'libraryName must be at most 200 characters').describe('a library name as typed, e.g. "Py-Test" or "nextjs"'),
   limit: positive('limit', 20).optional().describe('candidates at most (default 5)'),
+  maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the list returned'),
 };
 export const resolveLibraryRequest = z.object(resolveLibraryFields).strict();
 
@@ -107,7 +108,6 @@ export const indexDocsFields = {
   ...scope,
 };
 export const indexDocsRequest = z.object(indexDocsFields).strict();
-export const jobsRequest = z.object({}).strict();
 
 export const listSourcesFields = { maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the list returned') };
 export const listSourcesRequest = z.object(listSourcesFields).strict();

@@ -63,9 +63,9 @@ afterAll(async () => {
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
   const client = () => clients[transport];
 
-  it('lists the five tools, each taking maxTokens', async () => {
+  it('lists the tools, each taking maxTokens', async () => {
     const { tools } = await client().listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_page', 'list_sources', 'search_docs']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_docs', 'get_page', 'index_docs', 'jobs', 'list_sources', 'resolve_library', 'search_docs']);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('maxTokens');
   });
 

@@ -7,6 +7,7 @@ import { loadTokenizer } from '../../tokenize/tokenizer.js';
 import { askFields, askRequest, describeIssues, getPageFields, getPageRequest, given, listSourcesFields, listSourcesRequest, searchFields, searchRequest, webFields, webRequest } from '../requests.js';
 import { webBlock } from '../../engine/web-output.js';
 import { fitBlocks } from './fit.js';
+import { type CatalogToolOptions, registerCatalogTools } from './catalog-tools.js';
 
 /** Output budgets when the caller gives none. */
 const DEFAULT_TOKENS = { search: 4000, ask: 2000, page: 4000, sources: 1000, web: 6000 } as const;
@@ -17,7 +18,7 @@ const DEFAULT_TOKENS = { search: 4000, ask: 2000, page: 4000, sources: 1000, web
  * arguments are checked by the same schemas as the HTTP API, and a wrong one is a tool error
  * naming the field, so the agent can correct its call.
  */
-export function createMcpServer(engine: Engine): McpServer {
+export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}): McpServer {
   const server = new McpServer({ name: 'citedocs', version: '0.1.0' });
   const tokens = () => tokenizerOf(engine);
 
@@ -41,7 +42,7 @@ export function createMcpServer(engine: Engine): McpServer {
     tool(searchRequest, async ({ query, maxTokens, ...rest }, tokenizer) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.search;
       const response = await engine.search(query, { ...given(rest), maxTokens: budget });
-      const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')}\n${result.url}\n\n${result.text}`);
+      const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`);
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
       if (blocks.length === 0) return fitBlocks(`Nothing in the index matches "${query}".${warnings}`, [], budget, tokenizer).text;
       return fitBlocks(`Passages for "${query}" (best first):`, blocks, budget, tokenizer).text;
@@ -99,9 +100,10 @@ export function createMcpServer(engine: Engine): McpServer {
       const sources = engine.listSources();
       const total = sources.reduce((sum, source) => sum + source.pages, 0);
       const header = `The index holds ${total} page${total === 1 ? '' : 's'} in ${sources.length} documentation set${sources.length === 1 ? '' : 's'}:`;
-      return Promise.resolve(fitBlocks(header, sources.map((source) => `- ${source.url} (${source.pages} pages)`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n').text);
+      return Promise.resolve(fitBlocks(header, sources.map((source) => `- ${source.url} (${source.pages} pages) — ${source.library}@${source.version}`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n').text);
     }),
   );
+  registerCatalogTools(server, engine, tokens, options);
   return server;
 }
 
