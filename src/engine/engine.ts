@@ -1,5 +1,5 @@
 import { inspectPage } from './catalog.js';
-import { labelFor, matchLibraries, removeSources, routeByNamedLibrary, scopedSourceIds, sourcesNamed, summariseCatalog } from './library-catalog.js';
+import { labelFor, matchLibraries, namedLibrarySources, removeSources, routeByNamedLibrary, scopedSourceIds, sourcesNamed, summariseCatalog } from './library-catalog.js';
 import { folderRootUrl, sourceResolver } from './source-resolver.js';
 import { createJobRunner } from './ingest-jobs.js';
 import { siteReport } from './site-report.js';
@@ -88,10 +88,20 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const store = readStore();
     if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
     const sourceIds = scopedSourceIds(store, scope);
-    const retrieval = await retrieve(text, Math.max(config.retrieve.topK, limit), { config, store: readStore, embedderFor: (name) => embedders.get(name), llm: llmOf }, signal, sourceIds);
+    const wiring = { config, store: readStore, embedderFor: (name: string) => embedders.get(name), llm: llmOf };
+    const topK = Math.max(config.retrieve.topK, limit);
+    // An unscoped question that names libraries of the index ("pytest fixture teardown") is
+    // retrieved within their latest versions first (their own statistics, as if scoped), then
+    // over the whole index for the rest: their passages come first, the others after.
+    const routed = sourceIds === undefined ? namedLibrarySources(store, text) : undefined;
+    const retrieval = await retrieve(text, topK, wiring, signal, sourceIds ?? routed);
+    if (routed !== undefined) {
+      const rest = await retrieve(text, topK, wiring, signal);
+      const seen = new Set(retrieval.candidates.map((candidate) => candidate.chunk.id));
+      retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
+    }
     const reranked = await (reranking ??= createReranking(config, llmOf)).rerank(text, retrieval.candidates, signal);
-    // An unscoped question that names libraries of the index gets their passages first.
-    const candidates = sourceIds === undefined ? routeByNamedLibrary(text, reranked.candidates, store).candidates : reranked.candidates;
+    const candidates = routed === undefined ? reranked.candidates : routeByNamedLibrary(text, reranked.candidates, store).candidates;
     // Selection follows the reranked order (a model's judgement is not on the fused scale).
     const position = new Map(candidates.map((candidate, index) => [candidate.chunk.id, 1 - index / Math.max(candidates.length, 1)]));
     const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;

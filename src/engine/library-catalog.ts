@@ -82,6 +82,15 @@ export function labelFor(labels: ReadonlyMap<string, SourceLabel>, url: string):
   return labels.get(pageUrl) ?? { library: libraryNameFromHost(pageUrl) ?? 'local', version: 'latest' };
 }
 
+/** The latest version of each library an unscoped question names, when the index holds more than one library; undefined when it names none. */
+export function namedLibrarySources(store: Store, question: string): number[] | undefined {
+  const sources = store.catalog.listSources();
+  if (groupByLibrary(sources).size < 2) return undefined;
+  const named = librariesNamedIn(question, sources.map((source) => source.library));
+  if (named.length === 0) return undefined;
+  return named.flatMap((library) => resolveScope(sources, { library })?.map((source) => source.id) ?? []);
+}
+
 /**
  * Routing of an unscoped question that names libraries of the index ("pytest fixture
  * teardown"): their passages first, each group in its own order. A question that names none
