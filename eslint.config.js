@@ -15,6 +15,6 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js', 'scripts/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', AbortController: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', AbortController: 'readonly', URL: 'readonly' } },
   },
 );

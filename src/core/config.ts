@@ -55,6 +55,17 @@ export const configSchema = z.strictObject({
        * flag; no other host may ever resolve to a non-public address.
        */
       allowPrivateHosts: z.boolean().default(false),
+      /**
+       * Run each HTML page's scripts in headless Chromium before extraction (`ingest --render`),
+       * for sites that build their content with JavaScript. Slower: use it for such sites only.
+       */
+      render: z.boolean().default(false),
+      /** Budget of one rendered page: loading it, then waiting until its network is idle; what is built by then is kept. */
+      renderTimeoutMs: z.number().int().positive().default(20_000),
+      /** Pages rendered at once (each is a Chromium renderer process, a few tens of MB). */
+      renderConcurrency: z.number().int().min(1).max(16).default(2),
+      /** The Chromium (or Chrome) executable `--render` drives. */
+      browserPath: z.string().min(1).default('/usr/bin/chromium'),
       /** Longer URLs are never requested: a path that grows with every link is a crawler trap. */
       maxUrlLength: z.number().int().min(64).default(2048),
       /** URLs whose path holds one segment more often than this are never requested (`/a/b/a/b/a/b/a/b`). */

@@ -1,6 +1,8 @@
 import type * as Transformers from '@huggingface/transformers';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { installInstruction, type InstallKind, installKind } from './install-hint.js';
+import { optionalPackageSpec } from './package-info.js';
 
 export type TransformersLibrary = typeof Transformers;
 
@@ -44,4 +46,9 @@ export async function prepareTransformers(location: TransformersModelLocation, m
     modelId: isFolder ? basename(folder) : location.model,
     where: isFolder ? `the folder ${folder}` : `the model cache${location.cacheDir === undefined ? '' : ` (${location.cacheDir})`}`,
   };
+}
+
+/** How to install Transformers.js (an optional peer dependency) where this copy of citedocs imports it from. */
+export function transformersInstallHint(where: InstallKind = installKind()): string {
+  return installInstruction([optionalPackageSpec('@huggingface/transformers')], where);
 }

@@ -207,6 +207,8 @@ export type SourceItem =
   /** The same content as a page already yielded (or stored): `url` is another URL of `of`. */
   | { kind: 'alias'; url: string; of: string }
   | { kind: 'error'; input: string; message: string }
+  /** The page was read, but something about it needs saying: `needsRender` when it is an empty page built by JavaScript. */
+  | { kind: 'warning'; input: string; message: string; needsRender?: true }
   /** The source gave up (e.g. most fetches fail): what was stored stays, the run can resume. */
   | { kind: 'stopped'; reason: string }
   /** A limit ended the source before it was exhausted: `remaining` URLs (a site) or files (a folder) were left. */
@@ -224,7 +226,7 @@ export interface StoppedBy {
   remaining: number;
   unit: 'requests' | 'files';
   /** The flag that raises it, and the configuration setting when there is one. */
-  flag: '--max-pages';
+  flag: '--max-requests';
   setting?: 'crawl.maxPages';
   /** Whether the same ingest run again continues where this one stopped (a site) or reads the same files again (a folder). */
   resumes: boolean;

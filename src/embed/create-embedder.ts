@@ -6,6 +6,7 @@ import { createOpenAiEmbedder } from './providers/openai.js';
 import { createTransformersEmbedder } from './providers/transformers.js';
 import { createUseEmbedder, USE_MODEL_ID } from './providers/use.js';
 import { createWorkerPoolEmbedder } from './worker-pool.js';
+import { assertUseInstalled } from './optional-packages.js';
 
 export type EmbedConfig = CitedocsConfig['embed'];
 
@@ -20,6 +21,12 @@ export const EMBEDDER_NAMES_HELP = 'none, use, transformers:<model id or folder>
 /** Refuses a name that selects no embedder, before any work is done with it. */
 export function assertEmbedderName(name: string): void {
   if (!/^(none|use|transformers:.+|openai:.+)$/.test(name.trim())) throw new UsageError(`Unknown embedder "${name}". Use one of: ${EMBEDDER_NAMES_HELP}.`);
+}
+
+/** Refuses, before any work, a name that selects no embedder or one whose optional packages are not installed. */
+export function assertEmbedderUsable(name: string): void {
+  assertEmbedderName(name);
+  if (name.trim() === USE_MODEL_ID) assertUseInstalled();
 }
 
 /**
@@ -37,6 +44,7 @@ export function createEmbedder(name: string, config: EmbedConfig, dependencies: 
     case 'none':
       return undefined;
     case USE_MODEL_ID:
+      assertUseInstalled();
       return splitByMode(
         createUseEmbedder(),
         createWorkerPoolEmbedder({ provider: 'use' }, { modelId: USE_MODEL_ID, maxBatchSize: 16, dimension: () => Promise.resolve(512) }, workerCount(config)),

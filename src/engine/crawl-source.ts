@@ -1,6 +1,8 @@
 import type { CitedocsConfig } from '../core/config.js';
 import type { SourceItem } from '../core/types.js';
 import { crawl } from '../sources/crawl/crawler.js';
+import { createChromiumRenderer } from '../sources/render/chromium-renderer.js';
+import type { PageRenderer } from '../sources/render/page-renderer.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import type { Store } from '../store/store.js';
 import type { IngestDependencies, IngestOptions } from './ingest.js';
@@ -29,8 +31,15 @@ export function crawlSite(
   const store = dependencies.openStore;
   const existing = dependencies.existingStore;
   const frontier = storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date()));
+  const { render, renderTimeoutMs, renderConcurrency, browserPath, ...crawlSettings } = crawlConfig;
+  // One browser for the whole ingest, launched on the first page that needs it (a re-crawl of 304s never starts it).
+  const renderer =
+    (options.render ?? render)
+      ? createChromiumRenderer({ executablePath: browserPath, concurrency: renderConcurrency, timeoutMs: renderTimeoutMs, maxBytes: crawlConfig.maxPageBytes })
+      : undefined;
   const items = crawl({
-    ...crawlConfig,
+    ...crawlSettings,
+    ...(renderer === undefined ? {} : { renderer }),
     startUrl,
     extract: async (document, url) => (await loadExtractor())(document, url),
     known: (url) => {
@@ -50,7 +59,16 @@ export function crawlSite(
     ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  return { items, runOpened: frontier.opened };
+  return { items: renderer === undefined ? items : closingAfter(items, renderer), runOpened: frontier.opened };
+}
+
+/** The crawl's items; the renderer is closed when they end, however they end. */
+async function* closingAfter(items: AsyncIterable<SourceItem>, renderer: PageRenderer): AsyncGenerator<SourceItem> {
+  try {
+    yield* items;
+  } finally {
+    await renderer.close();
+  }
 }
 
 /** The crawl frontier in the store: a crawl with the same start URL and settings resumes it. */

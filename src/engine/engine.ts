@@ -12,7 +12,7 @@ import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
 import { given } from '../core/given.js';
 import { chunkUrl, type Candidate, type Tokenizer } from '../core/types.js';
-import { assertEmbedderName, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
+import { assertEmbedderUsable, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
@@ -141,8 +141,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   const engine: Engine = {
     config,
     async ingest(input, options = {}) {
-      // A wrong embedder name is refused before the crawl, not after it.
-      if (config.embed.embedder !== undefined) assertEmbedderName(config.embed.embedder);
+      // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
+      if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
       // An index path that cannot be created fails now, not after the crawl's first pages.
       assertIndexLocation(config.dbPath);
       reader?.close();
@@ -300,7 +300,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
               store.upsertPage(page, pageChunks, { rechunked: store.getPage(page.url)?.chunking !== page.chunking, sourceId: saved.id });
               chunks += pageChunks.length;
             }
-            await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
+            await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
             return { pages: pages.length, chunks, dbPath: config.dbPath };
           } finally {
             writer?.close();

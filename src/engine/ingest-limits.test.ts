@@ -33,31 +33,31 @@ describe('an ingest a limit ends early', () => {
     expect(report['stoppedBy']).toBeUndefined();
   });
 
-  it('says so for a folder of limit+10 files under --max-pages, in the JSON and the human output, and exits 0', async () => {
+  it('says so for a folder of limit+10 files under --max-requests, in the JSON and the human output, and exits 0', async () => {
     const { docs, dbPath } = folderOf(15);
-    const json = await runCliCaptured(['ingest', docs, '--db', dbPath, '--json', '--max-pages', '5'], { cwd: docs });
+    const json = await runCliCaptured(['ingest', docs, '--db', dbPath, '--json', '--max-requests', '5'], { cwd: docs });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({
       pages: 5,
-      stoppedBy: { limit: 'maxPages', value: 5, remaining: 10, unit: 'files', flag: '--max-pages', resumes: false },
+      stoppedBy: { limit: 'maxPages', value: 5, remaining: 10, unit: 'files', flag: '--max-requests', resumes: false },
     });
-    const human = await runCliCaptured(['ingest', docs, '--db', dbPath, '--max-pages', '5'], { cwd: docs });
+    const human = await runCliCaptured(['ingest', docs, '--db', dbPath, '--max-requests', '5'], { cwd: docs });
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain('Not complete: --max-pages 5 ended this run with 10 files not read. Run it again with a larger --max-pages, or without it (folders have no limit by default), to ingest them.');
+    expect(human.stdout).toContain('Not complete: --max-requests 5 ended this run with 10 files not read. Run it again with a larger --max-requests, or without it (folders have no limit by default), to ingest them.');
     const stats = await runCliCaptured(['stats', '--db', dbPath], { cwd: docs });
-    expect(stats.stdout).toMatch(/warning: the last ingest of file:\/\/.*\/docs\/ is incomplete: --max-pages 5 ended it with 10 files not read/);
+    expect(stats.stdout).toMatch(/warning: the last ingest of file:\/\/.*\/docs\/ is incomplete: --max-requests 5 ended it with 10 files not read/);
   });
 
-  it('says so for a site larger than --max-pages, records it in stats and sources, and the next run ingests the rest', async () => {
+  it('says so for a site larger than --max-requests, records it in stats and sources, and the next run ingests the rest', async () => {
     const server = await siteOf(8);
     const { dbPath } = folderOf(0);
     const start = `${server.base}/docs/`;
-    const flags = ['--db', dbPath, '--max-pages', '5'];
+    const flags = ['--db', dbPath, '--max-requests', '5'];
     const first = await runCliCaptured(['ingest', start, ...flags, '--json'], { cwd: '.' });
     expect(first.code).toBe(0);
     const report = JSON.parse(first.stdout) as { pages: number; queued: number; stoppedBy: unknown };
     expect(report.pages).toBe(5);
-    expect(report.stoppedBy).toEqual({ limit: 'maxPages', value: 5, remaining: 4, unit: 'requests', flag: '--max-pages', setting: 'crawl.maxPages', resumes: true });
+    expect(report.stoppedBy).toEqual({ limit: 'maxPages', value: 5, remaining: 4, unit: 'requests', flag: '--max-requests', setting: 'crawl.maxPages', resumes: true });
     expect(report.queued).toBe(4);
 
     const statsJson = JSON.parse((await runCliCaptured(['stats', '--db', dbPath, '--json'], { cwd: '.' })).stdout) as { ingests: unknown[] };
@@ -69,7 +69,7 @@ describe('an ingest a limit ends early', () => {
     const second = await runCliCaptured(['ingest', start, ...flags], { cwd: '.' });
     expect(second.code).toBe(0);
     // The start page is asked for again (conditionally); the four pages left are added.
-    expect(second.stdout).toMatch(/^Ingested 5 pages \(4 added, 0 changed, 1 unchanged,/);
+    expect(second.stdout).toMatch(/^Ingested 5 pages of [\w.-]+@latest \(4 added, 0 changed, 1 unchanged,/);
     expect(second.stdout).not.toContain('Not complete');
     const stats = await runCliCaptured(['stats', '--db', dbPath], { cwd: '.' });
     expect(stats.stdout).not.toContain('incomplete');
@@ -79,10 +79,10 @@ describe('an ingest a limit ends early', () => {
   it('prints the site notice with the flag, the setting and what is left', async () => {
     const server = await siteOf(4);
     const { dbPath } = folderOf(0);
-    const run = await runCliCaptured(['ingest', `${server.base}/docs/`, '--db', dbPath, '--max-pages', '2'], { cwd: '.' });
+    const run = await runCliCaptured(['ingest', `${server.base}/docs/`, '--db', dbPath, '--max-requests', '2'], { cwd: '.' });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'Not complete: the page budget (--max-pages 2, setting crawl.maxPages) ended this run with 3 URLs still queued. The index is usable; run the same ingest again to continue where it stopped, or raise --max-pages.',
+      'Not complete: the page budget (--max-requests 2, setting crawl.maxPages) ended this run with 3 URLs still queued. The index is usable; run the same ingest again to continue where it stopped, or raise --max-requests.',
     );
   });
 });

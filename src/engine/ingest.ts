@@ -32,6 +32,8 @@ export interface IngestOptions {
   allowPrivateHosts?: boolean;
   /** For a site: other hosts the start URL may redirect to (`host` or `host:port`). */
   allowedHosts?: string[];
+  /** For a site: run each page's scripts in headless Chromium before extraction (default: crawl.render). */
+  render?: boolean;
   /** Called with each page read (fetched or from disk), e.g. to export them as JSON lines. */
   onPage?: (page: Page) => void;
   /** The current chunking settings: a stored page chunked otherwise is downloaded again in full. */
@@ -72,6 +74,10 @@ export interface IngestReport {
   /** Pages whose content another stored page of the same site already has: kept as its aliases. */
   duplicates: number;
   errors: IngestError[];
+  /** Pages read and stored, with something a person should know (empty pages built by JavaScript, markup cut by extraction limits). */
+  warnings: string[];
+  /** Pages that are empty until JavaScript runs, read without rendering: run again with --render. Only when there are some. */
+  needsRender?: { count: number; examples: string[] };
   /** True when the run was interrupted before the source was exhausted (it resumes next time). */
   interrupted: boolean;
   /** Why the source gave up early, when it did. */
@@ -114,7 +120,7 @@ const LOCAL_RUN_SETTINGS = JSON.stringify({ source: 'local' });
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
   const { config } = dependencies;
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false };
   let lastQueued = 0;
   const progress = (fetched: number, queued: number) => {
     lastQueued = queued;
@@ -124,7 +130,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
 
   // Each page remembers the chunking settings it was chunked with: one made with others
   // (size, overlap, tokenizer) is fetched again without validators and chunked again.
-  const chunking = chunkingKey(config);
+  const rendered = /^https?:\/\//i.test(input) && (options.render ?? config.crawl.render);
+  const chunking = chunkingKey(config, { rendered });
   const source = openSource(input, { ...options, chunking }, dependencies, progress);
   let localRun: number | undefined;
   try {
@@ -138,6 +145,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     if (!(error instanceof StoreFullError)) throw error;
     throw new StoreFullError(`${error.message} This run had stored ${report.added + report.changed} new or changed pages.`, error.path, { cause: error });
   }
+  if (report.needsRender !== undefined) report.warnings.unshift(needsRenderWarning(report.needsRender));
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   recordOutcome(report, source, localRun, dependencies, now);
@@ -147,6 +155,13 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
+        break;
+      case 'warning':
+        if (item.needsRender === true) {
+          report.needsRender ??= { count: 0, examples: [] };
+          report.needsRender.count += 1;
+          if (report.needsRender.examples.length < MAX_RENDER_EXAMPLES) report.needsRender.examples.push(item.input);
+        } else report.warnings.push(item.message);
         break;
       case 'stopped':
         report.stopped = item.reason;
@@ -206,11 +221,18 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   }
 }
 
+const MAX_RENDER_EXAMPLES = 5;
+
+function needsRenderWarning(needsRender: NonNullable<IngestReport['needsRender']>): string {
+  const pages = needsRender.count === 1 ? '1 page is' : `${needsRender.count} pages are`;
+  return `${pages} empty until JavaScript runs (${needsRender.examples.join(', ')}${needsRender.count > needsRender.examples.length ? ', …' : ''}): this site builds its pages with JavaScript; run again with --render.`;
+}
+
 function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: IngestSource['kind']): StoppedBy {
   const { limit, value, remaining } = item;
   return kind === 'crawl'
-    ? { limit, value, remaining, unit: 'requests', flag: '--max-pages', setting: 'crawl.maxPages', resumes: true }
-    : { limit, value, remaining, unit: 'files', flag: '--max-pages', resumes: false };
+    ? { limit, value, remaining, unit: 'requests', flag: '--max-requests', setting: 'crawl.maxPages', resumes: true }
+    : { limit, value, remaining, unit: 'files', flag: '--max-requests', resumes: false };
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */

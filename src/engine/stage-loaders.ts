@@ -9,8 +9,12 @@ let chunker: Promise<typeof ChunkPage> | undefined;
 export const loadExtractor = () => (extractor ??= import('./extract-document.js').then((module) => module.extractDocument));
 export const loadChunker = () => (chunker ??= import('../chunk/chunker.js').then((module) => module.chunkPage));
 
-/** What the stored chunks depend on besides the page: a change means chunking again. */
-export function chunkingKey(config: CitedocsConfig): string {
-  return JSON.stringify({ maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, encoding: config.tokenizer.encoding, chunker: 2 });
+/**
+ * What the stored chunks depend on besides the page: a change means fetching and chunking
+ * again. A rendered page differs from the same page as served, so switching `--render` on or
+ * off reads every page again once (unrendered keys stay as they were).
+ */
+export function chunkingKey(config: CitedocsConfig, options: { rendered?: boolean } = {}): string {
+  return JSON.stringify({ maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, encoding: config.tokenizer.encoding, chunker: 2, ...(options.rendered === true ? { rendered: true } : {}) });
 }
 

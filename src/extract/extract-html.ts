@@ -35,10 +35,10 @@ let convert: ((html: string) => string) | undefined;
 
 /** Extracts the main content of an HTML page as Markdown, with its headings and real anchors. */
 export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
-  const $ = parseHtml(html);
+  const { $, tagsDropped } = parseHtml(html, MAX_NESTING);
   const limits = applyLimits($.root().get(0) as unknown as Document);
   const warnings: string[] = [];
-  if (limits.flattened > 0) warnings.push(`${pageUrl}: markup nested deeper than ${MAX_NESTING} levels was kept as plain text.`);
+  if (tagsDropped > 0 || limits.flattened > 0) warnings.push(`${pageUrl}: markup nested deeper than ${MAX_NESTING} levels was kept as plain text.`);
   if (limits.wordsCut > 0) warnings.push(`${pageUrl}: ${limits.wordsCut === 1 ? 'a word' : `${limits.wordsCut} words`} longer than ${MAX_WORD_CHARS} characters ${limits.wordsCut === 1 ? 'was' : 'were'} cut.`);
 
   const baseUrl = resolveBase($('base[href]').attr('href'), pageUrl);

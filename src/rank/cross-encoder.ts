@@ -1,4 +1,4 @@
-import { prepareTransformers } from '../core/transformers-runtime.js';
+import { prepareTransformers, transformersInstallHint } from '../core/transformers-runtime.js';
 import type { Candidate } from '../core/types.js';
 import { byFusedScore, passageSnippet, RERANK_DEFAULTS, RerankError, type Reranker, rankedResult, round, sigmoid } from './reranker.js';
 
@@ -94,7 +94,7 @@ async function loadCrossEncoder(options: CrossEncoderRerankerOptions): Promise<C
     options,
     (cause) =>
       new RerankError(
-        `The cross-encoder reranker needs the optional package @huggingface/transformers: run \`npm install @huggingface/transformers\`, or choose another reranker (fused-order, llm-pointwise, llm-listwise).`,
+        `The cross-encoder reranker needs the optional package @huggingface/transformers: install it with ${transformersInstallHint()}, or choose another reranker (fused-order, llm-pointwise, llm-listwise).`,
         CROSS_ENCODER,
         { cause },
       ),

@@ -38,8 +38,11 @@ describe.runIf(namespaces || process.env['CI'] !== undefined)('ingest onto a dis
     expect(run.status, run.stderr).toBe(0);
     const [firstCode = '', firstError = '', ...rest] = run.stdout.split('\n');
     expect(firstCode).toBe('1');
-    expect(firstError).toMatch(new RegExp(`^citedocs: The disk holding the index ${mount}/index\\.db is full \\(SQLITE_FULL\\)\\. .*everything stored before it is kept; free some disk space and run the same command again to continue\\. This run had stored (\\d+) new or changed pages\\.$`));
-    const storedBefore = Number(/had stored (\d+)/.exec(firstError)?.[1]);
+    // Under --json the error is one JSON line on stderr.
+    const { error } = JSON.parse(firstError) as { error: { name: string; message: string; exitCode: number } };
+    expect(error).toMatchObject({ name: 'StoreFullError', exitCode: 1 });
+    expect(error.message).toMatch(new RegExp(`^The disk holding the index ${mount}/index\\.db is full \\(SQLITE_FULL\\)\\. .*everything stored before it is kept; free some disk space and run the same command again to continue\\. This run had stored (\\d+) new or changed pages\\.$`));
+    const storedBefore = Number(/had stored (\d+)/.exec(error.message)?.[1]);
     const remaining = rest.join('\n');
     const statsEnd = remaining.indexOf('\n}\n') + 3;
     const stats = JSON.parse(remaining.slice(0, statsEnd)) as { pages: number; ingests: { outcome: string; complete: boolean }[] };

@@ -1,7 +1,10 @@
 /**
  * MCP end to end with the SDK's own client: over stdio against the `citedocs mcp` process, and
  * over streamable HTTP against `/mcp` of the HTTP server. Every tool is listed and called, and no
- * tool's text counts more tokens than the `maxTokens` it was given.
+ * tool's text counts more tokens than the `maxTokens` it was given. What agents rely on is checked
+ * as the MCP Inspector shows it: required fields, descriptions and examples, annotations, output
+ * schemas with structured content (the SDK client validates it against them), server
+ * instructions, and get_page read to the end cursor by cursor.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -69,6 +72,75 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('maxTokens');
   });
 
+  it('declares the field each tool needs, and describes every field with examples', async () => {
+    const { tools } = await client().listTools();
+    const required = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema.required ?? []]));
+    expect(required).toEqual({ search_docs: ['query'], ask_docs: ['question'], get_page: ['url'], find_web_docs: ['query'], list_sources: [], resolve_library: ['libraryName'], get_docs: ['library'], index_docs: ['url'], jobs: [] });
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(40);
+      expect(tool.inputSchema['examples'], tool.name).toEqual(expect.any(Array));
+      for (const [name, field] of Object.entries(tool.inputSchema.properties ?? {})) expect((field as { description?: string }).description, `${tool.name}.${name}`).toEqual(expect.any(String));
+    }
+    const search = tools.find((tool) => tool.name === 'search_docs');
+    expect((search?.inputSchema.properties?.['query'] as { examples?: unknown[] }).examples?.length).toBeGreaterThan(0);
+  });
+
+  it('annotates every tool but index_docs as read-only, and only find_web_docs and index_docs as reaching the open world', async () => {
+    const { tools } = await client().listTools();
+    for (const tool of tools) {
+      const indexing = tool.name === 'index_docs';
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: !indexing, destructiveHint: false, openWorldHint: tool.name === 'find_web_docs' || indexing });
+      expect(tool.annotations?.title, tool.name).toBe(tool.title);
+    }
+  });
+
+  it('declares an output schema for every tool, and answers with structured content beside the text', async () => {
+    const { tools } = await client().listTools();
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
+    const result = await client().callTool({ name: 'search_docs', arguments: { query: 'create an index concurrently', maxTokens: 300 } });
+    const structured = result.structuredContent as { query: string; results: { n: number; url: string; text: string }[]; omitted: number; warnings: string[] };
+    expect(structured.query).toBe('create an index concurrently');
+    expect(structured.results.length).toBeGreaterThan(0);
+    // The structured results are the passages of the text, no more.
+    for (const passage of structured.results) expect(textOf(result)).toContain(`[${passage.n}] `);
+    for (const passage of structured.results) expect(textOf(result)).toContain(passage.url);
+    const sources = await client().callTool({ name: 'list_sources', arguments: {} });
+    expect(sources.structuredContent).toMatchObject({ totalPages: expect.any(Number), sources: [{ url: `${site.url}docs/`, pages: expect.any(Number) }], omitted: 0 });
+    const answer = await client().callTool({ name: 'ask_docs', arguments: { question: 'how do I drop a table', maxTokens: 1000 } });
+    expect((answer.structuredContent as { citations: { url: string }[] }).citations[0]?.url).toMatch(/dropping\.html#/);
+  });
+
+  it('tells the agent how to use the tools when it connects', () => {
+    const instructions = client().getInstructions() ?? '';
+    for (const name of ['search_docs', 'get_page', 'ask_docs', 'list_sources', 'find_web_docs', 'cursor', 'maxTokens']) expect(instructions).toContain(name);
+  });
+
+  it('get_page says when it truncated, and reads the rest of the page cursor by cursor, each part within maxTokens', async () => {
+    const url = `${site.url}docs/guide/tables/dropping.html`;
+    const page = engine.inspect(url);
+    const parts: string[] = [];
+    let cursor: string | undefined;
+    for (let call = 0; call < 50; call += 1) {
+      const result = await client().callTool({ name: 'get_page', arguments: { url, maxTokens: 120, ...(cursor === undefined ? {} : { cursor }) } });
+      const structured = result.structuredContent as { text: string; truncated: boolean; nextCursor?: string; passages: { from: number; total: number } };
+      expect(result.isError).toBeFalsy();
+      expect(tokenizer.count(textOf(result))).toBeLessThanOrEqual(120);
+      parts.push(structured.text);
+      if (!structured.truncated) break;
+      expect(textOf(result)).toContain(`cursor "${structured.nextCursor ?? ''}"`);
+      cursor = structured.nextCursor;
+    }
+    expect(parts.length).toBeGreaterThan(1);
+    const letters = (text: string) => text.replace(/[\s…]/g, '');
+    expect(letters(parts.join(''))).toBe(letters(page?.chunks.map((chunk) => chunk.text).join('') ?? 'missing'));
+  });
+
+  it('get_page refuses a cursor it did not give', async () => {
+    const result = await client().callTool({ name: 'get_page', arguments: { url: `${site.url}docs/guide/tables/dropping.html`, cursor: '999:0' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/cursor "999:0" does not point into this page/);
+  });
+
   it('search_docs returns the best passages with their URL#anchor, within maxTokens', async () => {
     const result = await client().callTool({ name: 'search_docs', arguments: { query: 'create an index concurrently', maxTokens: 300 } });
     const text = textOf(result);
@@ -98,9 +170,10 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     const section = textOf(await client().callTool({ name: 'get_page', arguments: { url: sectionUrl, maxTokens: 2000 } }));
     expect(section.split('\n')[1]).toBe(sectionUrl);
     expect(section).toContain(search.results[0]?.text.slice(0, 60));
-    const page = textOf(await client().callTool({ name: 'get_page', arguments: { url: `${site.url}docs/guide/tables/dropping.html`, maxTokens: 60 } }));
+    const page = textOf(await client().callTool({ name: 'get_page', arguments: { url: `${site.url}docs/guide/tables/dropping.html`, maxTokens: 90 } }));
     expect(page.startsWith('# Modifying Tables')).toBe(true);
-    expect(tokenizer.count(page)).toBeLessThanOrEqual(60);
+    expect(page).toMatch(/\(Truncated at 90 tokens, \d+ of \d+ passages left: call get_page with the same url and cursor "\d+:\d+" to read on\.\)$/);
+    expect(tokenizer.count(page)).toBeLessThanOrEqual(90);
   });
 
   it('get_page names a missing section and lists the anchors the page has', async () => {

@@ -62,7 +62,7 @@ describe('citedocs serve', () => {
     const dbPath = await indexOfOnePage();
     const { child, base, output, exited } = await startServe(['--db', dbPath, '--quiet']);
     try {
-      expect(output.stderr).toMatch(/serving .*index\.db \(1 pages, \d+ passages\): chat page http:\/\/127\.0\.0\.1:\d+\//);
+      expect(output.stderr).toMatch(/serving .*index\.db \(1 page, 1 passage\): chat page http:\/\/127\.0\.0\.1:\d+\//);
       const response = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'create an index concurrently' }) });
       const body = (await response.json()) as { results: { url: string }[] };
       expect(body.results[0]?.url).toMatch(/^https:\/\/docs\.example\/guide\.html/);

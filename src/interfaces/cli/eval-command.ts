@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.js';
+import { plural } from '../../core/plural.js';
 import type { Engine } from '../../engine/engine.js';
 import { loadBeir, loadQuestions } from '../../eval/datasets.js';
 import { evaluateBeir, evaluateQuestions, type EvalReport } from '../../eval/run-eval.js';
@@ -43,10 +44,10 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
     const started = performance.now();
     if (flags.qrels !== undefined) {
       const dataset = loadBeir(flags.qrels, flags.split);
-      log(`indexing ${dataset.corpus.length} documents of ${dataset.name}…`);
+      log(`indexing ${plural(dataset.corpus.length, 'document')} of ${dataset.name}…`);
       const ingested = await engine.ingestDocuments(dataset.corpus.map((document) => ({ url: `corpus:${encodeURIComponent(document.id)}`, title: document.title, markdown: document.text })));
       ingest = { seconds: round((performance.now() - started) / 1000), pages: ingested.pages, chunks: ingested.chunks };
-      log(`running ${dataset.queries.length} queries…`);
+      log(`running ${plural(dataset.queries.length, 'query', 'queries')}…`);
       report = await evaluateBeir(engine, dataset);
     } else {
       const questions = loadQuestions(flags.questions as string);
@@ -59,9 +60,9 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
       // An index crawled before may lack the vectors of the embedder asked for.
       if (engine.config.embed.embedder !== undefined && engine.config.embed.embedder !== 'none') {
         const embedded = await engine.embed();
-        if (embedded.embedded > 0) log(`embedded ${embedded.embedded} passages with ${embedded.model}`);
+        if (embedded.embedded > 0) log(`embedded ${plural(embedded.embedded, 'passage')} with ${embedded.model}`);
       }
-      log(`running ${questions.length} questions…`);
+      log(`running ${plural(questions.length, 'question')}…`);
       report = await evaluateQuestions(engine, questions, site, flags.questions as string, scopeOf(flags));
     }
     const { dbPath: _dbPath, ...config } = engine.config;
@@ -90,7 +91,7 @@ function readBaseline(file: string): Record<string, number> {
 
 /** A metrics table; with a baseline, a column of differences. */
 export function formatEval(output: EvalOutput): string {
-  const lines = [`${output.dataset}: ${output.queries} queries${output.ingest ? ` (indexed ${output.ingest.pages} pages, ${output.ingest.chunks} chunks in ${output.ingest.seconds} s)` : ''}`, ''];
+  const lines = [`${output.dataset}: ${plural(output.queries, 'query', 'queries')}${output.ingest ? ` (indexed ${plural(output.ingest.pages, 'page')}, ${plural(output.ingest.chunks, 'chunk')} in ${output.ingest.seconds} s)` : ''}`, ''];
   const baseline = output.baseline?.metrics;
   lines.push(`${'metric'.padEnd(14)} ${'value'.padStart(9)}${baseline ? `  ${'baseline'.padStart(9)}  ${'change'.padStart(8)}` : ''}`);
   for (const [name, value] of Object.entries(output.metrics)) {

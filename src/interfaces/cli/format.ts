@@ -4,12 +4,13 @@ import type { IngestReport } from '../../engine/ingest.js';
 import type { IndexStats } from '../../engine/engine.js';
 import type { StoppedBy } from '../../core/types.js';
 import type { IngestRunSummary } from '../../store/store.js';
+import { plural } from '../../core/plural.js';
 
 export function formatSearch(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
   response.results.forEach((result, index) => {
     const path = [result.title, ...result.headingPath.filter((heading) => heading !== result.title)].join(' › ');
-    lines.push(`${index + 1}. ${path}  (score ${result.score.toFixed(2)}, ${result.tokenCount} tokens)`);
+    lines.push(`${index + 1}. ${path}  (score ${result.score.toFixed(2)}, ${plural(result.tokenCount, 'token')})`);
     lines.push(`   ${result.url}`);
     lines.push(`   ${preview(result.text)}`);
     if (explain) for (const step of result.explain ?? []) lines.push(`   · ${step.technique} #${step.rank} score ${step.score.toFixed(4)}${step.detail ? ` (${step.detail})` : ''}`);
@@ -17,38 +18,39 @@ export function formatSearch(response: SearchResponse, explain: boolean): string
   });
   if (response.results.length === 0) lines.push('No results.');
   if (explain && response.selection !== undefined) {
-    lines.push(`Selected ${response.results.length} passages, ${response.selection.totalTokens} tokens. Left out:`);
+    lines.push(`Selected ${plural(response.results.length, 'passage')}, ${plural(response.selection.totalTokens, 'token')}. Left out:`);
     for (const drop of response.selection.dropped.slice(0, 20)) {
       const why = drop.reason === 'duplicate' ? `duplicate of ${drop.duplicateOf ?? '?'} (similarity ${drop.similarity ?? 1})` : drop.reason;
       lines.push(`   - ${drop.url}: ${why}${drop.score === undefined ? '' : `, score ${drop.score}`}`);
     }
     if (response.selection.dropped.length > 20) lines.push(`   … and ${response.selection.dropped.length - 20} more (see --json).`);
   }
-  return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
+  // Warnings go to stderr (see main.ts): stdout holds the passages only.
+  return lines.join('\n').trimEnd();
 }
 
 export function formatAsk(response: AskResponse): string {
   // The answer ends with its list of sources.
   const lines = [response.answer];
   if (response.selection.dropped !== undefined) {
-    lines.push('', `Selected ${response.selection.sources.length} sources, ${response.selection.totalTokens} tokens:`);
-    for (const source of response.selection.sources) lines.push(`   + ${source.url} (score ${source.score}, ${source.tokenCount} tokens)`);
+    lines.push('', `Selected ${plural(response.selection.sources.length, 'source')}, ${plural(response.selection.totalTokens, 'token')}:`);
+    for (const source of response.selection.sources) lines.push(`   + ${source.url} (score ${source.score}, ${plural(source.tokenCount, 'token')})`);
     for (const drop of response.selection.dropped.slice(0, 20)) lines.push(`   - ${drop.url}: ${drop.reason}${drop.duplicateOf === undefined ? '' : ` of ${drop.duplicateOf}`}`);
   }
-  return [...lines, ...warnings(response.warnings)].join('\n').trimEnd();
+  return lines.join('\n').trimEnd();
 }
 
 export function formatIngest(report: IngestReport, stats: IndexStats | undefined): string {
   const verb = report.interrupted ? 'Interrupted after' : report.stopped !== undefined ? 'Stopped after' : 'Ingested';
   const lines = [
-    `${verb} ${report.pages} pages${report.library === undefined ? '' : ` of ${report.library}@${report.version ?? 'latest'}`} (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${report.fetched} bodies fetched), ${report.chunks} chunks.`,
+    `${verb} ${plural(report.pages, 'page')}${report.library === undefined ? '' : ` of ${report.library}@${report.version ?? 'latest'}`} (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${plural(report.fetched, 'body', 'bodies')} fetched), ${plural(report.chunks, 'chunk')}.`,
   ];
   if (report.stoppedBy !== undefined) lines.push(formatStoppedBy(report.stoppedBy));
-  if (report.duplicates > 0) lines.push(`${report.duplicates} pages repeat the content of another page and are kept as its aliases.`);
+  if (report.duplicates > 0) lines.push(report.duplicates === 1 ? '1 page repeats the content of another page and is kept as its alias.' : `${report.duplicates} pages repeat the content of another page and are kept as its aliases.`);
   // With a limit's notice, that notice says what is left and how to go on.
-  if (report.stoppedBy === undefined && report.queued !== undefined) lines.push(`${report.queued} URLs are still queued: run the same ingest again to continue.`);
+  if (report.stoppedBy === undefined && report.queued !== undefined) lines.push(`${plural(report.queued, 'URL')} ${report.queued === 1 ? 'is' : 'are'} still queued: run the same ingest again to continue.`);
   else if (report.stoppedBy === undefined && (report.interrupted || report.stopped !== undefined)) lines.push('Run the same ingest again to resume where it stopped.');
-  if (stats !== undefined) lines.push(`Index: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB.`);
+  if (stats !== undefined) lines.push(`Index: ${indexCounts(stats)}.`);
   if (report.embedding !== undefined) lines.push(formatEmbed(report.embedding));
   else if (stats !== undefined) lines.push('Search: BM25F over titles, headings, API names, code and text (no embedder; add --embedder use, transformers:<model> or openai:<model> for semantic search).');
   if (report.errors.length > 0) {
@@ -56,11 +58,13 @@ export function formatIngest(report: IngestReport, stats: IndexStats | undefined
     for (const error of report.errors.slice(0, 20)) lines.push(`  - ${error.message}`);
     if (report.errors.length > 20) lines.push(`  … and ${report.errors.length - 20} more (see --json).`);
   }
+  for (const warning of report.warnings.slice(0, 20)) lines.push(`warning: ${warning}`);
+  if (report.warnings.length > 20) lines.push(`warning: … and ${report.warnings.length - 20} more (see --json).`);
   return lines.join('\n');
 }
 
 export function formatEmbed(report: EmbedReport): string {
-  const parts = [`Embeddings (${report.model}): ${report.embedded} passages embedded`];
+  const parts = [`Embeddings (${report.model}): ${plural(report.embedded, 'passage')} embedded`];
   if (report.reused > 0) parts.push(`, ${report.reused} of them from the cache`);
   if (report.switchedFrom !== undefined) parts.push(`; replaced the vectors of ${report.switchedFrom}`);
   parts.push(report.pending > 0 ? `; ${report.pending} still without a vector: run \`citedocs embed\` to finish.` : '.');
@@ -68,7 +72,7 @@ export function formatEmbed(report: EmbedReport): string {
 }
 
 export function formatStats(stats: IndexStats, path: string): string {
-  const lines = [`${path}: ${stats.pages} pages, ${stats.chunks} chunks, ${stats.anchors} anchors, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB`];
+  const lines = [`${path}: ${indexCounts(stats)}`];
   for (const run of stats.ingests) if (!run.complete) lines.push(`warning: the last ingest of ${run.source} is incomplete: ${describeIncomplete(run)}`);
   return lines.join('\n');
 }
@@ -77,9 +81,9 @@ export function formatStats(stats: IndexStats, path: string): string {
 export function formatStoppedBy(stoppedBy: StoppedBy): string {
   const setting = stoppedBy.setting === undefined ? '' : `, setting ${stoppedBy.setting}`;
   if (stoppedBy.unit === 'files') {
-    return `Not complete: ${stoppedBy.flag} ${stoppedBy.value} ended this run with ${stoppedBy.remaining} files not read. Run it again with a larger ${stoppedBy.flag}, or without it (folders have no limit by default), to ingest them.`;
+    return `Not complete: ${stoppedBy.flag} ${stoppedBy.value} ended this run with ${plural(stoppedBy.remaining, 'file')} not read. Run it again with a larger ${stoppedBy.flag}, or without it (folders have no limit by default), to ingest them.`;
   }
-  return `Not complete: the page budget (${stoppedBy.flag} ${stoppedBy.value}${setting}) ended this run with ${stoppedBy.remaining} URLs still queued. The index is usable; run the same ingest again to continue where it stopped, or raise ${stoppedBy.flag}.`;
+  return `Not complete: the page budget (${stoppedBy.flag} ${stoppedBy.value}${setting}) ended this run with ${plural(stoppedBy.remaining, 'URL')} still queued. The index is usable; run the same ingest again to continue where it stopped, or raise ${stoppedBy.flag}.`;
 }
 
 function describeIncomplete(run: IngestRunSummary): string {
@@ -92,19 +96,19 @@ function describeIncomplete(run: IngestRunSummary): string {
   return 'it did not finish (it is still running, or it was killed); run the same ingest again to resume.';
 }
 
+function indexCounts(stats: IndexStats): string {
+  return `${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'chunk')}, ${plural(stats.anchors, 'anchor')}, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 function preview(text: string): string {
   const flat = text.replace(/^#{1,6}\s.*$/m, '').replace(/\s+/g, ' ').trim();
   return flat.length > 240 ? `${flat.slice(0, 239)}…` : flat;
 }
 
-function warnings(list: readonly string[]): string[] {
-  return list.length === 0 ? [] : ['', ...list.map((warning) => `warning: ${warning}`)];
-}
-
 export function formatInspection(page: PageInspection): string {
-  const lines = [`${page.title}`, page.url, `${page.anchors.length} anchors, ${page.chunks.length} chunks`, ''];
+  const lines = [`${page.title}`, page.url, `${plural(page.anchors.length, 'anchor')}, ${plural(page.chunks.length, 'chunk')}`, ''];
   page.chunks.forEach((chunk, index) => {
-    lines.push(`${index + 1}. ${chunk.headingPath.join(' › ') || '(before the first heading)'}  #${chunk.anchor ?? ''}  (${chunk.tokenCount} tokens)`);
+    lines.push(`${index + 1}. ${chunk.headingPath.join(' › ') || '(before the first heading)'}  #${chunk.anchor ?? ''}  (${plural(chunk.tokenCount, 'token')})`);
     lines.push(`   ${preview(chunk.text)}`);
   });
   return lines.join('\n');

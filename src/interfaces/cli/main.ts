@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CitedocsError, UsageError } from '../../core/errors.js';
+import { PACKAGE_VERSION } from '../../core/package-info.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
@@ -8,7 +9,9 @@ import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, f
 import { openExport } from './page-export.js';
 import { formatSiteReport } from './site-report-format.js';
 import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.js';
+import { colorsFor, describeFailure, errorJson, EXIT, interruptedByUser, wantsJson, warningJson } from './output.js';
 import { progressReporter } from './progress.js';
+import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
@@ -21,11 +24,16 @@ export interface CliIo {
   cwd: string;
   /** Whether stderr is a terminal: progress is drawn only there. */
   interactive: boolean;
-  /** Aborted when the user interrupts (Ctrl-C): long work stops cleanly and reports. */
+  /**
+   * Aborted when the user interrupts (Ctrl-C): long work stops cleanly and reports, and the run
+   * exits with 130. An abort whose reason is `new Interruption('SIGTERM')` is an orderly stop instead.
+   */
   signal?: AbortSignal;
 }
 
 interface IngestFlags {
+  maxRequests?: number;
+  /** Deprecated name of --max-requests. */
   maxPages?: number;
   maxDepth?: number;
   concurrency?: number;
@@ -37,6 +45,7 @@ interface IngestFlags {
   urlStyle?: 'clean' | 'slash' | 'html';
   allowHost: string[];
   allowPrivateHosts?: boolean;
+  render?: boolean;
   library?: string;
   version?: string;
 }
@@ -44,6 +53,15 @@ interface IngestFlags {
 interface ScopeFlags {
   library?: string;
   version?: string;
+}
+
+/** search and ask: the budget of the selection (the JSON field keeps its name, maxPages). */
+interface SelectionFlags {
+  maxTokens?: number;
+  maxSelected?: number;
+  /** Deprecated name of --max-selected. */
+  maxPages?: number;
+  explain?: boolean;
 }
 
 export interface CommonOptions {
@@ -55,13 +73,33 @@ export interface CommonOptions {
   verbose?: boolean;
 }
 
-/** Runs the CLI; returns the exit code: 0 success, 2 usage error, 1 any other failure. */
+/**
+ * Runs the CLI; returns the exit code: 0 success, 2 usage error, 130 interrupted (Ctrl-C), 1 any
+ * other failure. With --json, stdout holds only the result and every error or warning is one JSON
+ * line on stderr.
+ */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let exitCode = 0;
+  let exitCode: number = EXIT.ok;
+  const json = wantsJson(argv);
+  const colors = colorsFor(io);
+  /** A failure the command reports itself (its result may still be printed): exit code 1. */
+  const fail = (message: string) => {
+    io.stderr(json ? errorJson({ name: 'CitedocsError', message, exitCode: EXIT.failure }) : `citedocs: ${colors.red(message)}\n`);
+    exitCode = EXIT.failure;
+  };
+  const warn = (code: string, message: string) => io.stderr(json ? warningJson(code, message) : `citedocs: ${colors.yellow('warning:')} ${message}\n`);
   const program = new Command('citedocs')
     .description('Answers questions from documentation with passages that fit a token budget and links that exist.')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version of citedocs')
+    // `citedocs --version` prints citedocs' version; after a command, --version is that command's (ingest, search, ask, eval: a library's version).
+    .enablePositionalOptions()
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // With --json, commander's own messages give way to the JSON error printed below.
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: (text) => (json ? undefined : io.stderr(text)),
+      outputError: (text, write) => (json ? undefined : write(colors.red(text))),
+    })
     .showHelpAfterError('(run citedocs --help for usage)');
 
   const withCommon = (command: Command): Command =>
@@ -99,7 +137,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('<source>', 'start URL or folder')
       .option('--library <name>', 'the library these docs are of (default: the name it was ingested under, else one from the host or the start page title)')
       .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else latest)')
-      .option('--max-pages <n>', 'stop after this many requests (or files)', positiveInteger)
+      .option('--max-requests <n>', 'stop after this many requests (files, for a folder); the next run continues', positiveInteger)
+      .addOption(deprecatedAlias('--max-pages <n>', '--max-requests', positiveInteger))
       .option('--max-depth <n>', 'follow links at most this many steps from the start page', nonNegativeInteger)
       .option('--concurrency <n>', 'requests in flight at once', positiveInteger)
       .option('--user-agent <string>', 'User-Agent sent to the site (its first word is matched in robots.txt)')
@@ -109,15 +148,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--base-url <url>', 'for a folder: the URL its documents are published under')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
       .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
-      .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)'),
+      .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)')
+      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)'),
   )).action(async (source: string, options: CommonOptions & IngestFlags) => {
+    const maxRequests = renamedValue(options.maxRequests, options.maxPages, { command: 'ingest', old: '--max-pages', replacement: '--max-requests' }, warn);
     const engine = engineFor(options);
     const exporter = options.export === undefined ? undefined : openExport(options.export);
     try {
       const reporter = progressReporter(io, options);
       const report = await engine.ingest(source, {
         ...given({ library: options.library, version: options.version }),
-        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+        ...(maxRequests === undefined ? {} : { maxPages: maxRequests }),
         ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
@@ -127,6 +168,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
         ...(options.allowHost.length === 0 ? {} : { allowedHosts: options.allowHost }),
         ...(options.allowPrivateHosts === true ? { allowPrivateHosts: true } : {}),
+        ...(options.render === true ? { render: true } : {}),
         ...(io.signal === undefined ? {} : { signal: io.signal }),
         ...(exporter === undefined ? {} : { onPage: exporter.write }),
         ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
@@ -135,11 +177,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const stats = report.pages > 0 || report.removed > 0 ? engine.stats() : undefined;
       print(options, report, formatIngest(report, stats));
       if (report.stopped !== undefined) {
-        io.stderr(`citedocs: ${report.stopped}.\n`);
-        exitCode = 1;
-      } else if (report.pages === 0 && report.removed === 0) {
-        io.stderr(`citedocs: nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.\n`);
-        exitCode = 1;
+        fail(`${report.stopped}.`);
+      } else if (report.pages === 0 && report.removed === 0 && !report.interrupted) {
+        fail(`nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.`);
       }
     } finally {
       exporter?.close();
@@ -154,17 +194,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('<query...>', 'what to look for')
       .option('--limit <n>', 'passages at most', positiveInteger)
       .option('--max-tokens <n>', 'token budget of all passages together', positiveInteger)
-      .option('--max-pages <n>', 'distinct pages the passages may come from', positiveInteger)
+      .option('--max-selected <n>', 'distinct pages the passages may come from', positiveInteger)
+      .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
       .option('--explain', 'show how each score was made, and why each other candidate was left out')
       .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
       .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
-  )).action(async (words: string[], options: CommonOptions & ScopeFlags & { limit?: number; maxTokens?: number; maxPages?: number; explain?: boolean }) => {
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number }) => {
+    const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, warn);
     // The schema the HTTP API and MCP check the same request with.
-    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true, library: options.library, version: options.version });
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
       print(options, response, formatSearch(response, options.explain === true));
+      if (options.json !== true) for (const warning of response.warnings) warn('engine', warning);
     } finally {
       await engine.close();
     }
@@ -176,12 +219,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .description('answer a question from the index, citing each statement as [n] with its URL')
       .argument('<question...>', 'the question')
       .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger)
-      .option('--max-pages <n>', 'distinct pages the sources may come from', positiveInteger)
+      .option('--max-selected <n>', 'distinct pages the sources may come from', positiveInteger)
+      .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
       .option('--explain', 'also show the sources selected and why each other candidate was left out')
       .option('--library <name>', 'answer only from this library (citedocs sources lists them)')
       .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
-  )).action(async (words: string[], options: CommonOptions & ScopeFlags & { maxTokens?: number; maxPages?: number; explain?: boolean }) => {
-    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages: options.maxPages, explain: options.explain === true, library: options.library, version: options.version });
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags) => {
+    const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'ask', old: '--max-pages', replacement: '--max-selected' }, warn);
+    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const askOptions = { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) };
@@ -192,7 +237,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         // The answer appears as it is written; the sources and warnings follow it.
         for await (const event of engine.askStream(question, askOptions)) {
           if (event.type === 'delta') io.stdout(event.text);
-          else io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
+          else {
+            io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
+            for (const warning of event.response.warnings) warn('engine', warning);
+          }
         }
       }
     } finally {
@@ -214,7 +262,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       });
       reporter?.end();
       print(options, report, formatEmbed(report));
-      if (report.interrupted) exitCode = 1;
+      if (report.interrupted) exitCode = EXIT.failure;
     } finally {
       await engine.close();
     }
@@ -274,23 +322,36 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   });
 
-  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor });
+  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
   registerCatalogCommands(program, io, { withCommon, engineFor, print });
-  registerWebCommand(program, io, { withCommon, withEmbedder, engineFor });
+  registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
 
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  const interrupted = () => {
+    io.stderr(json ? errorJson({ name: 'Interruption', message: 'Interrupted (Ctrl-C).', exitCode: EXIT.interrupted }) : `citedocs: ${colors.yellow('interrupted')} (Ctrl-C).\n`);
+    return EXIT.interrupted;
+  };
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
+    return interruptedByUser(io.signal) ? interrupted() : exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? 0 : 2;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok;
+      if (json) io.stderr(errorJson({ name: 'UsageError', message: error.message.replace(/^error: /, ''), exitCode: EXIT.usage }));
+      return EXIT.usage;
     }
-    if (error instanceof CitedocsError) {
-      io.stderr(`citedocs: ${error.message}\n`);
-      if (argv.includes('--verbose') || argv.includes('-v')) io.stderr(`${String(error.stack)}\n`);
-      return error.exitCode;
+    // Whatever failed because of the interruption (an aborted fetch, an LLM call) is the interruption.
+    if (interruptedByUser(io.signal)) return interrupted();
+    const { bug, stack, ...report } = describeFailure(error);
+    if (json) {
+      // A bug keeps its stack, as in the text output; an error the user can act on shows it with --verbose.
+      io.stderr(errorJson((bug || verbose) && stack !== undefined ? { ...report, stack } : report));
+    } else if (!bug) {
+      io.stderr(`citedocs: ${colors.red(report.message)}\n`);
+      if (verbose && stack !== undefined) io.stderr(`${stack}\n`);
+    } else {
+      io.stderr(`citedocs: ${colors.red('unexpected error (a bug; please report it with the command you ran):')}\n${stack ?? report.message}\n`);
     }
-    io.stderr(`citedocs: unexpected error (a bug; please report it with the command you ran):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    return report.exitCode;
   }
 }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError } from '../../core/errors.js';
+import { plural } from '../../core/plural.js';
 import type { CliIo } from './main.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
 
@@ -24,6 +25,7 @@ interface CommandKit {
   withCommon: (command: Command) => Command;
   withEmbedder: (command: Command) => Command;
   engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+  warn: (code: string, message: string) => void;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -90,7 +92,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       const stats = engine.stats();
       const apiKeys = [...options.apiKey, ...(io.env['CITEDOCS_API_KEYS'] ?? '').split(',').map((key) => key.trim()).filter(Boolean)];
       if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
-        io.stderr(`citedocs: warning: listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.\n`);
+        kit.warn('open-server', `listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.`);
       }
       const { createHttpServer } = await import('../http/server.js');
       // The name it is bound to is one it answers to; a wildcard address names none.
@@ -107,7 +109,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       });
       const address = await app.listen({ host: options.host, port: options.port });
       const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
-      io.stderr(`citedocs: serving ${engine.config.dbPath} (${stats.pages} pages, ${stats.chunks} passages): ${what}\n`);
+      io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}\n`);
       // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
       io.stdout(`${address}\n`);
       await new Promise<void>((resolve) => {

@@ -1,10 +1,12 @@
 import { type Command, Option } from 'commander';
+import { plural } from '../../core/plural.js';
 import type { Engine } from '../../engine/engine-types.js';
 import type { WebResponse } from '../../engine/web-types.js';
 import { webBlock } from '../../engine/web-output.js';
 import { given, validRequest, webRequest } from '../requests.js';
 import type { CliIo } from './main.js';
 import { positiveInteger } from './option-parsers.js';
+import { deprecatedAlias, renamedValue } from './renamed-options.js';
 
 interface WebFlags {
   db?: string;
@@ -14,6 +16,8 @@ interface WebFlags {
   format?: 'markdown' | 'json';
   searchUrl?: string;
   maxTokens?: number;
+  maxResults?: number;
+  /** Deprecated name of --max-results. */
   maxPages?: number;
   maxSelected?: number;
   region?: string;
@@ -27,6 +31,7 @@ interface CommandKit {
   withCommon: (command: Command) => Command;
   withEmbedder: (command: Command) => Command;
   engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+  warn: (code: string, message: string) => void;
 }
 
 /** `citedocs web <query>`: the best web documentation for a query, within a token budget (seed 000). */
@@ -43,7 +48,8 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
     .addOption(new Option('--format <format>', 'output: markdown (for a prompt) or json (same as --json)').choices(['markdown', 'json']))
     .option('--search-url <url>', 'the DuckDuckGo HTML endpoint, or a server answering like it (default web.searchUrl)')
     .option('--max-tokens <n>', 'token budget of the whole output (default 6000)', positiveInteger)
-    .option('--max-pages <n>', 'search results examined at most (default 10)', positiveInteger)
+    .option('--max-results <n>', 'search results fetched and scored at most (default 10)', positiveInteger)
+    .addOption(deprecatedAlias('--max-pages <n>', '--max-results', positiveInteger))
     .option('--max-selected <n>', 'pages returned at most (default 5)', positiveInteger)
     .option('--region <code>', 'search region, e.g. us-en (default: none)')
     .addOption(new Option('--safe-search <level>', 'safe search').choices(['strict', 'moderate', 'off']))
@@ -51,10 +57,11 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
     .option('--no-cache', 'neither read nor fill the cache of searches and pages')
     .option('--save', 'also store the selected pages in the index (--db), so ask and search use them')
     .action(async (words: string[], options: WebFlags) => {
+      const maxResults = renamedValue(options.maxResults, options.maxPages, { command: 'web', old: '--max-pages', replacement: '--max-results' }, kit.warn);
       const { query, ...request } = validRequest(webRequest, {
         query: words.join(' '),
         maxTokens: options.maxTokens,
-        maxPages: options.maxPages,
+        maxPages: maxResults,
         maxSelectedPages: options.maxSelected,
         region: options.region,
         safeSearch: options.safeSearch,
@@ -69,8 +76,8 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
         if (options.json === true || options.format === 'json') io.stdout(`${JSON.stringify(response, null, 2)}\n`);
         else {
           io.stdout(formatWebMarkdown(response));
-          for (const warning of response.warnings) io.stderr(`warning: ${warning}\n`);
-          io.stderr(`${response.results.length} of ${response.searched.length} results selected, ${response.totalTokens} of ${response.maxTokens} tokens${response.saved === undefined ? '' : `; saved ${response.saved.pages} pages to ${response.saved.dbPath}`}.\n`);
+          for (const warning of response.warnings) kit.warn('engine', warning);
+          io.stderr(`${response.results.length} of ${plural(response.searched.length, 'result')} selected, ${response.totalTokens} of ${plural(response.maxTokens, 'token')}${response.saved === undefined ? '' : `; saved ${plural(response.saved.pages, 'page')} to ${response.saved.dbPath}`}.\n`);
         }
       } finally {
         await engine.close();

@@ -1,51 +1,92 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { PACKAGE_VERSION } from '../../core/package-info.js';
+import { plural } from '../../core/plural.js';
 import type { Tokenizer } from '../../core/types.js';
 import type { Engine } from '../../engine/engine-types.js';
-import { loadTokenizer } from '../../tokenize/tokenizer.js';
-import { askFields, askRequest, describeIssues, getPageFields, getPageRequest, given, listSourcesFields, listSourcesRequest, searchFields, searchRequest, webFields, webRequest } from '../requests.js';
 import { webBlock } from '../../engine/web-output.js';
+import { loadTokenizer } from '../../tokenize/tokenizer.js';
+import { askRequest, describeIssues, given, listSourcesRequest, searchRequest, webRequest } from '../requests.js';
 import { fitBlocks } from './fit.js';
+import { readPage } from './page-tool.js';
 import { type CatalogToolOptions, registerCatalogTools } from './catalog-tools.js';
+import {
+  ANNOTATIONS,
+  askInput,
+  askOutput,
+  DEFAULT_TOKENS,
+  getPageArguments,
+  getPageInput,
+  getPageOutput,
+  listSourcesInput,
+  listSourcesOutput,
+  searchInput,
+  searchOutput,
+  webInput,
+  webOutput,
+} from './tool-schemas.js';
 
-/** Output budgets when the caller gives none. */
-const DEFAULT_TOKENS = { search: 4000, ask: 2000, page: 4000, sources: 1000, web: 6000 } as const;
+/** What an agent reads when it connects: which tool answers what, and how to read on. */
+export const SERVER_INSTRUCTIONS = [
+  'citedocs answers from an index of documentation with passages whose URLs and #anchors exist on the pages.',
+  'Start with search_docs for an API name, an error message or a question: it returns the best passages, best first, each with the URL#anchor of its section.',
+  'Use get_page with a URL from search_docs (keep the #anchor to read one section) to read more of a page. When a page is longer than maxTokens, get_page says it was truncated and gives a cursor: call it again with the same url and that cursor to read on.',
+  'ask_docs gives a short answer with [n] citations, for a summary rather than passages.',
+  'list_sources says which documentation sets the index holds; when the one you need is not there, find_web_docs searches the web for documentation pages.',
+  'Every tool takes maxTokens and never returns more text than that. Cite the URLs as they are given.',
+].join('\n');
+
+type ToolOutput<Schema extends z.ZodType> = { text: string; structured: z.output<Schema> };
 
 /**
  * The MCP server for coding agents: the index's search, answers, pages and sources as tools.
  * Every tool takes `maxTokens` and its text never counts more (with the configured tokenizer);
- * arguments are checked by the same schemas as the HTTP API, and a wrong one is a tool error
- * naming the field, so the agent can correct its call.
+ * beside the text, `structuredContent` holds the same results as data (the tool's outputSchema).
+ * Arguments are checked by the same schemas as the HTTP API, and a wrong one is a tool error
+ * naming the field, so the agent can correct its call. A cancelled call stops its work: the
+ * request's abort signal reaches the engine (and its LLM calls).
  */
 export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}): McpServer {
-  const server = new McpServer({ name: 'citedocs', version: '0.1.0' });
+  const server = new McpServer({ name: 'citedocs', version: PACKAGE_VERSION }, { instructions: SERVER_INSTRUCTIONS });
   const tokens = () => tokenizerOf(engine);
 
-  const tool = <Schema extends z.ZodType>(schema: Schema, run: (args: z.output<Schema>, tokenizer: Tokenizer, signal?: AbortSignal) => Promise<string>) => async (args: unknown, extra?: { signal?: AbortSignal }): Promise<CallToolResult> => {
-    const parsed = schema.safeParse(args ?? {});
-    if (!parsed.success) return failure(`Invalid arguments: ${describeIssues(parsed.error)}.`);
-    try {
-      return { content: [{ type: 'text', text: await run(parsed.data, await tokens(), extra?.signal) }] };
-    } catch (error) {
-      return failure(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const tool =
+    <Schema extends z.ZodType, Output extends z.ZodType>(schema: Schema, _output: Output, run: (args: z.output<Schema>, tokenizer: Tokenizer, signal: AbortSignal | undefined) => Promise<ToolOutput<Output>> | ToolOutput<Output>) =>
+    async (args: unknown, extra?: { signal?: AbortSignal }): Promise<CallToolResult> => {
+      const parsed = schema.safeParse(args ?? {});
+      if (!parsed.success) return failure(`Invalid arguments: ${describeIssues(parsed.error)}.`);
+      const signal = extra?.signal;
+      try {
+        signal?.throwIfAborted();
+        const tokenizer = await tokens();
+        signal?.throwIfAborted();
+        const { text, structured } = await run(parsed.data, tokenizer, signal);
+        return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+      } catch (error) {
+        return failure(error instanceof Error ? error.message : String(error));
+      }
+    };
+  const withSignal = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
 
   server.registerTool(
     'search_docs',
     {
       title: 'Search the documentation',
-      description: 'The passages of the indexed documentation that best match a query, best first, each with the exact URL#anchor of its section. Use for "the docs for `FunctionName`".',
-      inputSchema: searchFields,
+      description:
+        'The passages of the indexed documentation that best match a query, best first, each with the exact URL#anchor of its section, within maxTokens. Use it first, for "the docs for `FunctionName`" or a question; read on with get_page.',
+      inputSchema: searchInput,
+      outputSchema: searchOutput,
+      annotations: { title: 'Search the documentation', ...ANNOTATIONS.index },
     },
-    tool(searchRequest, async ({ query, maxTokens, ...rest }, tokenizer) => {
+    tool(searchRequest, searchOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.search;
-      const response = await engine.search(query, { ...given(rest), maxTokens: budget });
+      const response = await engine.search(query, { ...given(rest), maxTokens: budget, ...withSignal(signal) });
       const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`);
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
-      if (blocks.length === 0) return fitBlocks(`Nothing in the index matches "${query}".${warnings}`, [], budget, tokenizer).text;
-      return fitBlocks(`Passages for "${query}" (best first):`, blocks, budget, tokenizer).text;
+      const fitted = blocks.length === 0 ? fitBlocks(`Nothing in the index matches "${query}".${warnings}`, [], budget, tokenizer) : fitBlocks(`Passages for "${query}" (best first):`, blocks, budget, tokenizer);
+      const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, library: result.library, version: result.version, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
+      return { text: fitted.text, structured: { query, results, omitted: response.results.length - results.length, warnings: response.warnings } };
     }),
   );
 
@@ -53,13 +94,18 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
     'ask_docs',
     {
       title: 'Answer from the documentation',
-      description: 'A short answer drawn from the indexed documentation, each statement cited as [n], with the list of sources (URL#anchor) at the end.',
-      inputSchema: askFields,
+      description: 'A short answer drawn from the indexed documentation, each statement cited as [n], with the list of sources (URL#anchor) at the end, within maxTokens.',
+      inputSchema: askInput,
+      outputSchema: askOutput,
+      annotations: { title: 'Answer from the documentation', ...ANNOTATIONS.index },
     },
-    tool(askRequest, async ({ question, maxTokens, ...rest }, tokenizer) => {
+    tool(askRequest, askOutput, async ({ question, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.ask;
-      const response = await engine.ask(question, { ...given(rest), maxTokens: budget });
-      return fitAnswer(response.answer, budget, tokenizer);
+      const response = await engine.ask(question, { ...given(rest), maxTokens: budget, ...withSignal(signal) });
+      const answer = fitAnswer(response.answer, budget, tokenizer);
+      // The sources the fitted answer still cites.
+      const citations = response.citations.filter((citation) => answer.includes(`[${citation.n}]`)).map(({ n, url, title }) => ({ n, url, title }));
+      return { text: answer, structured: { question, answer, citations, warnings: response.warnings } };
     }),
   );
 
@@ -67,10 +113,13 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
     'get_page',
     {
       title: 'Read a page or a section',
-      description: 'The indexed text of a documentation page, or of one section when the URL has a #anchor (the URLs search_docs and ask_docs cite), within a token budget.',
-      inputSchema: getPageFields,
+      description:
+        'The indexed text of a documentation page, or of one section when the URL has a #anchor (the URLs search_docs and ask_docs cite), within maxTokens. A longer page ends with a note that it was truncated and a cursor: pass it back with the same url to read on.',
+      inputSchema: getPageInput,
+      outputSchema: getPageOutput,
+      annotations: { title: 'Read a page or a section', ...ANNOTATIONS.index },
     },
-    tool(getPageRequest, ({ url, maxTokens }, tokenizer) => Promise.resolve(pageText(engine, url, maxTokens ?? DEFAULT_TOKENS.page, tokenizer))),
+    tool(getPageArguments, getPageOutput, ({ url, maxTokens, cursor }, tokenizer) => readPage(engine, { url, maxTokens: maxTokens ?? DEFAULT_TOKENS.page, ...(cursor === undefined ? {} : { cursor }) }, tokenizer)),
   );
 
   server.registerTool(
@@ -79,28 +128,40 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       title: 'Find documentation on the web',
       description:
         'Searches the web (DuckDuckGo), reads the results and returns the best documentation pages, or their best sections, for a query such as an API name, within maxTokens, official documentation first and without near-duplicate copies. For when the index does not hold the docs you need.',
-      inputSchema: webFields,
+      inputSchema: webInput,
+      outputSchema: webOutput,
+      annotations: { title: 'Find documentation on the web', ...ANNOTATIONS.web },
     },
-    tool(webRequest, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
+    tool(webRequest, webOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.web;
       const header = `Web documentation for "${query}" (best first):`;
       // Result URLs are untrusted: never fetched on private addresses from MCP, whatever the configuration says.
-      const response = await engine.web(query, { ...given(rest), maxTokens: Math.max(1, budget - tokenizer.count(header) - 2), allowPrivateHosts: false, ...(signal === undefined ? {} : { signal }) });
+      const response = await engine.web(query, { ...given(rest), maxTokens: Math.max(1, budget - tokenizer.count(header) - 2), allowPrivateHosts: false, ...withSignal(signal) });
       const blocks = response.results.map((result, index) => webBlock(index + 1, result, result.text));
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
-      if (blocks.length === 0) return fitBlocks(`No web page was selected for "${query}" (${response.searched.length} search results examined).${warnings}`, [], budget, tokenizer).text;
-      return fitBlocks(header, blocks, budget, tokenizer).text;
+      const fitted =
+        blocks.length === 0 ? fitBlocks(`No web page was selected for "${query}" (${plural(response.searched.length, 'search result')} examined).${warnings}`, [], budget, tokenizer) : fitBlocks(header, blocks, budget, tokenizer);
+      const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, title: result.title, text: result.text, score: result.score, tokenCount: result.tokenCount }));
+      return { text: fitted.text, structured: { query, results, searched: response.searched.length, omitted: response.results.length - results.length, warnings: response.warnings } };
     }),
   );
 
   server.registerTool(
     'list_sources',
-    { title: 'List the indexed documentation', description: 'The documentation sets this index holds, with their page counts.', inputSchema: listSourcesFields },
-    tool(listSourcesRequest, ({ maxTokens }, tokenizer) => {
+    {
+      title: 'List the indexed documentation',
+      description: 'The documentation sets this index holds, with their page counts, largest first.',
+      inputSchema: listSourcesInput,
+      outputSchema: listSourcesOutput,
+      annotations: { title: 'List the indexed documentation', ...ANNOTATIONS.index },
+    },
+    tool(listSourcesRequest, listSourcesOutput, ({ maxTokens }, tokenizer) => {
       const sources = engine.listSources();
-      const total = sources.reduce((sum, source) => sum + source.pages, 0);
-      const header = `The index holds ${total} page${total === 1 ? '' : 's'} in ${sources.length} documentation set${sources.length === 1 ? '' : 's'}:`;
-      return Promise.resolve(fitBlocks(header, sources.map((source) => `- ${source.url} (${source.pages} pages) — ${source.library}@${source.version}`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n').text);
+      const totalPages = sources.reduce((sum, source) => sum + source.pages, 0);
+      const header = `The index holds ${plural(totalPages, 'page')} in ${plural(sources.length, 'documentation set')}:`;
+      const fitted = fitBlocks(header, sources.map((source) => `- ${source.url} (${plural(source.pages, 'page')}) — ${source.library}@${source.version}`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n');
+      const kept = sources.slice(0, fitted.kept).map(({ url, pages, library, version }) => ({ url, pages, library, version }));
+      return { text: fitted.text, structured: { totalPages, sources: kept, omitted: sources.length - kept.length } };
     }),
   );
   registerCatalogTools(server, engine, tokens, options);
@@ -136,33 +197,4 @@ function fitAnswer(answer: string, maxTokens: number, tokenizer: Tokenizer): str
     if (tokenizer.count(candidate) <= maxTokens) return candidate;
   }
   return fitBlocks('', [answer], maxTokens, tokenizer).text;
-}
-
-/** A page's text, or one section's (its anchor and the subsections under it), within the budget. */
-function pageText(engine: Engine, url: string, maxTokens: number, tokenizer: Tokenizer): string {
-  const page = engine.inspect(url);
-  if (page === undefined) throw new Error(`${url} is not in the index. Use a URL that search_docs returned, or list_sources to see what the index holds.`);
-  const anchor = URL.canParse(url) ? decodeURIComponent(new URL(url).hash.slice(1)) : '';
-  let chunks = page.chunks;
-  if (anchor !== '') {
-    const start = chunks.findIndex((chunk) => chunk.anchor === anchor);
-    if (start < 0) {
-      const known = page.anchors.slice(0, 30).map((name) => `#${name}`).join(', ');
-      throw new Error(`${page.url} has no section #${anchor}. Its anchors include: ${known}.`);
-    }
-    const path = chunks[start]?.headingPath ?? [];
-    let end = start + 1;
-    while (end < chunks.length && (chunks[end]?.anchor === anchor || isUnder(chunks[end]?.headingPath ?? [], path))) end += 1;
-    chunks = chunks.slice(start, end);
-  }
-  const header = `# ${page.title}\n${anchor === '' ? page.url : `${page.url}#${anchor}`}`;
-  const blocks = chunks.map((chunk) => chunk.text);
-  const fitted = fitBlocks(header, blocks, maxTokens, tokenizer);
-  const rest = blocks.length - fitted.kept;
-  const note = `\n\n(${rest} more passage${rest === 1 ? '' : 's'} left out to stay within ${maxTokens} tokens.)`;
-  return rest > 0 && tokenizer.count(fitted.text + note) <= maxTokens ? fitted.text + note : fitted.text;
-}
-
-function isUnder(headingPath: readonly string[], section: readonly string[]): boolean {
-  return headingPath.length > section.length && section.every((heading, index) => headingPath[index] === heading);
 }

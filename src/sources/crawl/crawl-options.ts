@@ -1,6 +1,7 @@
 import type { ExtractedDocument } from '../../core/types.js';
 import type { LookupFunction } from '../web/host-guard.js';
 import type { DocumentFormat, FetchLike } from './fetch-page.js';
+import type { PageRenderer } from '../render/page-renderer.js';
 import type { CrawlFrontier } from './frontier.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -11,6 +12,15 @@ export interface KnownPage {
   lastModified?: string;
   links: string[];
 }
+
+export type CrawlExtraction = ExtractedDocument & {
+  links: string[];
+  canonical?: string;
+  /** The page is scripts and an empty root element: its content is built by JavaScript. */
+  emptyShell?: boolean;
+  /** What extraction had to cut (deep nesting, giant words), for the report. */
+  warnings?: string[];
+};
 
 export interface CrawlProgress {
   fetched: number;
@@ -49,7 +59,13 @@ export interface CrawlOptions {
   respectRobots?: boolean;
   useSitemaps?: boolean;
   /** The extract stage, injected: main content as Markdown, every link, the canonical URL. */
-  extract: (document: { format: Exclude<DocumentFormat, 'xml'>; body: string }, pageUrl: string) => MaybePromise<ExtractedDocument & { links: string[]; canonical?: string }>;
+  extract: (document: { format: Exclude<DocumentFormat, 'xml'>; body: string }, pageUrl: string) => MaybePromise<CrawlExtraction>;
+  /**
+   * Runs each fetched HTML page's scripts before extraction (`ingest --render`); links then
+   * come from the built document. The caller owns it (and closes it). Its sub-requests obey
+   * the crawl's hosts, traps and robots.txt, through the crawl's own fetch.
+   */
+  renderer?: PageRenderer;
   /** Stored validators and links of a page, for conditional requests. */
   known?: (url: string) => KnownPage | undefined;
   /** Stored pages under a prefix: revalidated at the end of a complete crawl, removed when gone. */

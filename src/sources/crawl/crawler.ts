@@ -6,6 +6,7 @@ import { abortableSleep } from '../../core/retry.js';
 import { startCrawl } from './crawl-start.js';
 import { type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
 import { createMemoryFrontier, type FrontierEntry } from './frontier.js';
+import { renderFetched } from './render-fetched.js';
 import { createCrawlFetch, createHostPolicy, type HostPolicy } from './host-policy.js';
 import { folderUrlOf, pageUrlOf, type ScopeRules, urlTrapReason } from './url-scope.js';
 
@@ -93,6 +94,22 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     if (scope.contains(url)) return robots.isAllowed(url) ? undefined : `robots.txt disallows ${url}`;
     return policy.hostRefusal(url) ?? urlTrapReason(url, rules) ?? `it is outside the crawl's scope (${scope.prefix}${options.include?.length || options.exclude?.length ? ', --include and --exclude' : ''})`;
   };
+  /** What a rendered page's scripts may load: the crawl's hosts only, where robots.txt allows, never a trap. */
+  const resourceHop = (url: string): string | undefined =>
+    policy.hostRefusal(url) ?? urlTrapReason(url, rules) ?? (robots.isAllowed(url) ? undefined : `robots.txt disallows ${url}`);
+  const renderer = options.renderer;
+  const render = (fetched: FetchedPage): Promise<FetchedPage> =>
+    renderer === undefined
+      ? Promise.resolve(fetched)
+      : renderFetched(fetched, {
+          renderer,
+          fetch: fetchFunction,
+          userAgent: options.userAgent,
+          timeoutMs: options.timeoutMs,
+          maxBytes: options.maxPageBytes,
+          allowResource: resourceHop,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
   const delayMs = Math.max(options.delayMs, Math.min(robots.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS));
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
 
@@ -193,6 +210,12 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
       yield { kind: 'error', input: url, message: `Could not extract ${url}: ${error instanceof Error ? error.message : String(error)}` };
       return;
     }
+    if (extracted.emptyShell === true) {
+      yield renderer === undefined
+        ? { kind: 'warning', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
+        : { kind: 'warning', input: url, message: `${url} has next to no text even after its scripts ran` };
+    }
+    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', input: url, message: warning };
     if (task.expand) enqueue(extracted.links, task.depth + 1);
     yield* drainNotices();
     // A canonical URL inside the scope names the page, unless another page already has it.
@@ -233,7 +256,9 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     options.onProgress?.({ fetched: counts.fetched, notModified: counts.notModified, failed: counts.failed, queued: queue.length + inFlight });
 
   frontier.add([{ url: startUrl, depth: 0 }]);
-  yield* handle({ url: startUrl, depth: 0, expand: true }, first);
+  const firstPage = await render(first);
+  if (firstPage.kind === 'failed' && firstPage.interrupted === true) return;
+  yield* handle({ url: startUrl, depth: 0, expand: true }, firstPage);
   frontier.done(startUrl);
   // Also on a resumed run: the interrupted one may have stopped before reading the sitemaps.
   if (options.useSitemaps !== false && maxDepth >= 1) {
@@ -257,7 +282,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
       const task = queue.shift() as Task;
       requested += 1;
       lastRequestAt = Date.now();
-      inFlight.set(task.url, fetchFor(task.url, pageHop).then((fetched) => ({ task, fetched })));
+      inFlight.set(task.url, fetchFor(task.url, pageHop).then(render).then((fetched) => ({ task, fetched })));
     }
     if (inFlight.size === 0) {
       const complete = queue.length === 0 && options.signal?.aborted !== true;

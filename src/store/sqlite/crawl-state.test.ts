@@ -7,7 +7,7 @@ import type { StoppedBy } from '../../core/types.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-runs-')), 'index.db');
-const limited: StoppedBy = { limit: 'maxPages', value: 5, remaining: 4, unit: 'requests', flag: '--max-pages', setting: 'crawl.maxPages', resumes: true };
+const limited: StoppedBy = { limit: 'maxPages', value: 5, remaining: 4, unit: 'requests', flag: '--max-requests', setting: 'crawl.maxPages', resumes: true };
 
 describe('crawl runs: how the last ingest of each source ended', () => {
   it('records the outcome of the latest run of each source, newest first, and shows it in stats', () => {
