@@ -33,9 +33,9 @@ describe('extractiveAnswer', () => {
     expect(answer.text.match(/Set the timeout option/g)).toHaveLength(1);
   });
 
-  it('falls back to the opening of the best passage when no sentence shares a word with the question', () => {
+  it('says the documentation does not seem to answer when no passage shares a word with the question, then quotes the opening of the best one', () => {
     const answer = extractiveAnswer('zzz qqq', sources, { maxSentences: 3 });
-    expect(answer.text).toBe('Creating an index can interfere with regular operation. [1]');
+    expect(answer.text).toBe('The indexed documentation does not seem to answer this: no passage found mentions the words of the question. The closest section found begins:\n\nCreating an index can interfere with regular operation. [1]');
   });
 });
 
@@ -46,7 +46,7 @@ describe('extractiveAnswer citations', () => {
       candidate({ url: 'https://d.example/b.html', text: 'Unrelated words only.' }),
       candidate({ url: 'https://d.example/a.html', anchor: 'opts', text: 'Retries back off exponentially between request attempts.' }),
     ];
-    const answer = extractiveAnswer('request retries', split, { maxSentences: 5 });
+    const answer = extractiveAnswer('request retries back off', split, { maxSentences: 5 });
     expect(answer.citations.map((citation) => citation.url)).toEqual(['https://d.example/a.html#opts']);
     expect(answer.text.match(/\[1\]/g)).toHaveLength(2);
   });

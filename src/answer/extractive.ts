@@ -1,11 +1,14 @@
-import { stemmer } from 'stemmer';
-import { queryTerms } from '../core/query-terms.js';
 import { chunkUrl, type Candidate, type Citation } from '../core/types.js';
-import { splitUnits, type TextUnit } from './units.js';
+import { type AnswerPlan, type Piece, planAnswer } from './extractive-plan.js';
+import { questionWords, termsOf } from './question-coverage.js';
 
 export interface ExtractiveOptions {
-  /** Units (sentences or code blocks) quoted at most. */
+  /** Sentences quoted at most. */
   maxSentences: number;
+  /** Tokens the answer may take (`answer.maxAnswerTokens`), the list of sources not counted. */
+  maxTokens?: number;
+  /** Counts tokens as the target model does; without it, about four characters a token. */
+  countTokens?: (text: string) => number;
 }
 
 export interface DraftAnswer {
@@ -13,124 +16,101 @@ export interface DraftAnswer {
   citations: Citation[];
 }
 
-/** Sentences sharing this share of their words with a quoted one repeat it. */
-const NEAR_DUPLICATE = 0.7;
-
-/** Sentences scoring under this fraction of the best one are not quoted. */
-const RELATIVE_FLOOR = 0.35;
-
-interface ScoredUnit extends TextUnit {
-  source: number;
-  score: number;
-}
+/** Room kept in the budget for citation marks, labels and the note on what is missing. */
+const RESERVED_TOKENS = 60;
 
 /**
- * The answer without an LLM: the sentences of the selected passages that share the most
- * informative words with the question, quoted verbatim in reading order, each followed by
- * the `[n]` of its source. Sources are numbered in order of first use.
+ * The answer without an LLM, quoted from the selected passages in their rank order: the best
+ * section leads (an API entry's signature and first sentence, or the section's first sentence),
+ * then the sentences that cover most of the question, then the code example that shows it, then
+ * what other sources add, each sentence followed by the `[n]` of its source (never inside code or
+ * a quotation: marks follow whole sentences and code blocks). Ends by naming the question's words
+ * no source states; says so first when no source states any. Within `maxTokens`.
  */
 export function extractiveAnswer(question: string, sources: readonly Candidate[], options: ExtractiveOptions): DraftAnswer {
-  const stems = [...new Set(queryTerms(question).map((term) => stemmer(term)))];
-  const units: ScoredUnit[] = sources.flatMap((candidate, source) =>
-    splitUnits(candidate.chunk.text).map((unit) => ({ ...unit, source, score: 0 })),
-  );
-  if (units.length === 0) return { text: '', citations: [] };
-
-  const unitStems = units.map((unit) => new Set((unit.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => stemmer(word))));
-  const weights = new Map(
-    stems.map((stem) => {
-      const frequency = unitStems.filter((set) => set.has(stem)).length;
-      return [stem, Math.log(1 + units.length / (1 + frequency))];
-    }),
-  );
-  units.forEach((unit, index) => {
-    const present = unitStems[index] ?? new Set<string>();
-    const matched = stems.filter((stem) => present.has(stem));
-    const overlap = matched.reduce((sum, stem) => sum + (weights.get(stem) ?? 0), 0);
-    // A sentence that touches more of the question's words answers more of it.
-    const coverage = Math.sqrt(matched.length / Math.max(1, stems.length));
-    const words = unit.text.split(/\s+/).length;
-    const lengthFactor = unit.kind === 'code' ? 0.8 : words < 4 ? 0.3 : words > 80 ? 0.7 : 1;
-    // Higher-ranked passages are more likely to hold the answer: a gentle prior, not a filter.
-    unit.score = overlap * coverage * lengthFactor * (1 + 0.5 / (unit.source + 1));
+  if (sources.length === 0) return { text: '', citations: [] };
+  const count = options.countTokens ?? ((text: string) => Math.ceil(text.length / 4));
+  let room = (options.maxTokens ?? Number.POSITIVE_INFINITY) - RESERVED_TOKENS;
+  const plan = planAnswer(question, sources, {
+    maxSentences: options.maxSentences,
+    reserve: (text) => {
+      const tokens = count(text) + 3;
+      if (tokens > room) return false;
+      room -= tokens;
+      return true;
+    },
   });
+  return render(question, sources, plan);
+}
 
-  const picked: ScoredUnit[] = [];
-  const seen = new Set<string>();
-  let codeBlocks = 0;
-  const ranked = [...units].sort((a, b) => b.score - a.score);
-  // Quote what answers, not filler: stop well below the best sentence's score.
-  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
-  const pickedWords: Set<string>[] = [];
-  for (const unit of ranked) {
-    if (picked.length >= options.maxSentences || unit.score <= 0 || unit.score < floor) break;
-    const key = unit.text.toLowerCase().replace(/\W+/g, ' ').trim();
-    if (seen.has(key) || (unit.kind === 'code' && codeBlocks >= 1)) continue;
-    // The same statement in other words ("Setting X … is not recommended" for X and for Y) is said once.
-    const words = new Set(key.split(' ').filter((word) => word.length > 2));
-    if (unit.kind === 'sentence' && pickedWords.some((other) => overlap(words, other) >= NEAR_DUPLICATE)) continue;
-    seen.add(key);
-    if (unit.kind === 'code') codeBlocks += 1;
-    picked.push(unit);
-    pickedWords.push(words);
-  }
-  // A sentence that introduces what follows ("use a command such as this:") is quoted with it, or not at all.
-  for (const unit of [...picked]) {
-    if (unit.kind !== 'sentence' || !/:\s*$/.test(unit.text)) continue;
-    const next = units.find((other) => other.source === unit.source && other.position === unit.position + 1);
-    if (next?.kind === 'code') {
-      if (!picked.includes(next)) picked.push(next);
-    } else if (picked.length > 1) {
-      picked.splice(picked.indexOf(unit), 1);
-    }
-  }
-  // Nothing shares a word with the question: quote the opening of the best passage.
-  if (picked.length === 0) {
-    const first = units.find((unit) => unit.source === 0 && unit.kind === 'sentence') ?? units[0];
-    if (first !== undefined) picked.push(first);
-  }
-
-  picked.sort((a, b) => a.source - b.source || a.position - b.position);
-  // Passages of the same section share one URL, so they share one number.
+function render(question: string, sources: readonly Candidate[], plan: AnswerPlan): DraftAnswer {
+  // Passages of the same section share one URL, so they share one number; numbered in order of first use.
   const numbers = new Map<string, number>();
   const citations: Citation[] = [];
-  const paragraphs: string[] = [];
-  let current: { source: number; parts: string[] } | undefined;
-  for (const unit of picked) {
-    const candidate = sources[unit.source] as Candidate;
+  const numberOf = (source: number): number => {
+    const candidate = sources[source] as Candidate;
     const url = chunkUrl(candidate.chunk);
     let n = numbers.get(url);
     if (n === undefined) {
       n = numbers.size + 1;
       numbers.set(url, n);
-      citations.push({
-        n,
-        url,
-        ...(candidate.chunk.anchor === undefined ? {} : { anchor: candidate.chunk.anchor }),
-        title: citationTitle(candidate),
-      });
+      citations.push({ n, url, ...(candidate.chunk.anchor === undefined ? {} : { anchor: candidate.chunk.anchor }), title: citationTitle(candidate) });
     }
-    const quoted = unit.kind === 'code' ? `${unit.text}\n[${n}]` : `${unit.text} [${n}]`;
-    if (current === undefined || current.source !== unit.source || unit.kind === 'code') {
-      if (current !== undefined) paragraphs.push(current.parts.join(' '));
-      current = { source: unit.source, parts: [quoted] };
-    } else {
-      current.parts.push(quoted);
-    }
-    if (unit.kind === 'code') {
-      paragraphs.push(current.parts.join(' '));
-      current = undefined;
-    }
+    return n;
+  };
+  const sentence = (piece: Piece) => `${piece.unit.opensLabel === true && piece.unit.label !== undefined ? `${piece.unit.label}: ` : ''}${piece.unit.text} [${numberOf(piece.source)}]`;
+  const blocks: string[] = [];
+  if (plan.nothingRelevant) {
+    blocks.push('The indexed documentation does not seem to answer this: no passage found mentions the words of the question. The closest section found begins:');
   }
-  if (current !== undefined) paragraphs.push(current.parts.join(' '));
-  return { text: paragraphs.join('\n\n'), citations };
+
+  const lead = plan.lead.map(sentence);
+  const signature = plan.signature;
+  if (signature?.kind === 'inline') {
+    const opening = lead.shift();
+    lead.unshift(opening === undefined ? `\`${signature.text}\` [${numberOf(0)}]` : `\`${signature.text}\`: ${opening}`);
+  } else if (signature !== undefined) {
+    blocks.push(lead.length === 0 ? `${signature.text}\n[${numberOf(0)}]` : signature.text);
+  }
+  if (lead.length > 0) blocks.push(lead.join(' '));
+  else if (signature === undefined && !plan.example.some((piece) => piece.source === 0)) {
+    // The best section has nothing to quote (a contents page, code alone): it still leads, as where to look.
+    blocks.push(pointer(sources[0] as Candidate, plan.asked, numberOf(0)));
+  }
+
+  for (const piece of plan.example) {
+    // After a table a blank line, or the mark would read as one more row.
+    const mark = `[${numberOf(piece.source)}]`;
+    blocks.push(piece.unit.kind === 'code' ? `${piece.unit.text}\n${mark}` : piece.unit.kind === 'table' ? `${piece.unit.text}\n\n${mark}` : sentence(piece));
+  }
+  let paragraph: { source: number; parts: string[] } | undefined;
+  for (const piece of plan.others) {
+    if (paragraph?.source !== piece.source) {
+      if (paragraph !== undefined) blocks.push(paragraph.parts.join(' '));
+      paragraph = { source: piece.source, parts: [] };
+    }
+    paragraph.parts.push(sentence(piece));
+  }
+  if (paragraph !== undefined) blocks.push(paragraph.parts.join(' '));
+
+  const missing = questionWords(question, plan.missing);
+  if (!plan.nothingRelevant && missing.length > 0) {
+    blocks.push(`Not covered by the passages found: ${missing.map((word) => `“${word}”`).join(', ')}.`);
+  }
+  return { text: blocks.join('\n\n'), citations };
 }
 
-function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const word of a) if (b.has(word)) shared += 1;
-  return shared / (a.size + b.size - shared);
+/** Links of a contents page at most named in its pointer. */
+const MAX_POINTER_LINKS = 5;
+
+/** A sentence naming the best section, and the links in it whose labels hold words of the question. */
+function pointer(best: Candidate, asked: ReadonlySet<string>, n: number): string {
+  const title = best.chunk.headingPath.at(-1) ?? best.chunk.pageTitle;
+  const links = [...best.chunk.text.matchAll(/(?<!!)\[([^\]]+)\]\(([^)\s]+)\)/g)]
+    .filter((match) => [...termsOf(match[1] ?? '')].some((term) => asked.has(term)))
+    .slice(0, MAX_POINTER_LINKS)
+    .map((match) => match[0]);
+  return links.length === 0 ? `The best-matching section is ${title} [${n}].` : `The best-matching section, ${title} [${n}], links to ${links.join(', ')}.`;
 }
 
 /** "Page title › Section" when the passage is a section of the page, else the page title. */

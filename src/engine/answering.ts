@@ -13,6 +13,8 @@ export interface AnswerContext {
   /** The model that writes the answer; undefined: the quoted (extractive) answer. */
   llm: Llm | undefined;
   links: LinkIndex;
+  /** Counts tokens as the target model does, to keep a quoted answer within answer.maxAnswerTokens. */
+  countTokens?: (text: string) => number;
   abortSignal?: AbortSignal;
 }
 
@@ -58,7 +60,11 @@ export async function* writeAnswer(question: string, selection: Selection, warni
       return;
     }
   }
-  const draft = extractiveAnswer(question, selection.candidates, { maxSentences: config.answer.maxSentences });
+  const draft = extractiveAnswer(question, selection.candidates, {
+    maxSentences: config.answer.maxSentences,
+    maxTokens: config.answer.maxAnswerTokens,
+    ...(context.countTokens === undefined ? {} : { countTokens: context.countTokens }),
+  });
   // Quoted sentences may hold links of their own: they are checked like a model's.
   const checked = processCitations(
     draft.text,

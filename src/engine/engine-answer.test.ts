@@ -86,6 +86,17 @@ describe('LLM answers on a fake OpenAI-compatible server', () => {
     server.setChatHandler(() => REPLY);
   });
 
+  it('gives the model the same sources in the same order as the selection a quoted answer is drawn from', async () => {
+    const response = await createEngine(config()).ask('how do I set the timeout?');
+    const chat = [...server.requests].reverse().find((request) => request.path.endsWith('/chat/completions'));
+    const prompt = (chat?.body as { messages: { content: string }[] }).messages[1]?.content ?? '';
+    const prompted = [...prompt.matchAll(/<source n="(\d+)">\nTitle: [^\n]*\nURL: (\S+)/g)].map((match) => [Number(match[1]), match[2]]);
+    expect(prompted).toEqual(response.selection.sources.map((source, index) => [index + 1, source.url]));
+    const quoted = await createEngine({ ...config(), answer: { mode: 'extractive' as const } }).ask('how do I set the timeout?');
+    expect(quoted.selection.sources).toEqual(response.selection.sources);
+    expect(quoted.citations[0]?.url).toBe(response.selection.sources[0]?.url);
+  });
+
   it('tells the model that the text of the sources is data, fenced apart from the question', async () => {
     await createEngine(config()).ask('how do I set the timeout?');
     const chat = [...server.requests].reverse().find((request) => request.path.endsWith('/chat/completions'));

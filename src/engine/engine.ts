@@ -267,10 +267,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       };
       const llm = config.answer.mode === 'extractive' ? undefined : llmOf();
       if (config.answer.mode === 'llm' && llm === undefined) throw new UsageError('answer.mode "llm" needs an LLM: set llm.model (and llm.baseUrl) in the configuration.');
+      // The quoted answer is measured in the target model's tokens; a model's answer is bounded by its own maxTokens.
+      const counter = llm === undefined ? await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)) : undefined;
       const written = writeAnswer(question, selection, warnings, {
         config,
         llm,
         links: linkIndexOfStore(readStore()),
+        ...(counter === undefined ? {} : { countTokens: (text: string) => counter.count(text) }),
         ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
       });
       for await (const event of written) {

@@ -115,8 +115,8 @@ function unrollEntryTables($: CheerioAPI, root: Element, served: ReadonlySet<str
       const text = cells.map((cell) => $(cell).text().replace(/[\s\u00a0]+/g, ' ').trim()).filter(Boolean).join(' ');
       if (startsWithTarget(row, served, 'a')) {
         const marker = targetOf(row, served);
-        // The row is the whole entry (an undocumented member): its text is also its passage.
-        entries.push(`<dl><dt${marker === undefined ? '' : ` data-citedocs-target="${escapeAttribute(marker)}"`}>${escapeText(text)}</dt><dd><p>${cells.map((cell) => $(cell).html() ?? '').join(' ')}</p></dd></dl>`);
+        // Named by the entry's name (`ssh_channel_new_id`, `words("string")`); the row is its passage.
+        entries.push(`<dl><dt${marker === undefined ? '' : ` data-citedocs-target="${escapeAttribute(marker)}"`}>${escapeText(rowName($, cells) || text)}</dt><dd><p>${cells.map((cell) => $(cell).html() ?? '').join(' ')}</p></dd></dl>`);
       } else if (text !== '') {
         plain.push(`<p>${cells.map((cell) => $(cell).html() ?? '').join(' ')}</p>`);
       }
@@ -129,6 +129,16 @@ function unrollEntryTables($: CheerioAPI, root: Element, served: ReadonlySet<str
     const target = dt.attribs['data-citedocs-target'] ?? '';
     $(dt).removeAttr('data-citedocs-target').prepend($('<a></a>').attr('id', target));
   }
+}
+
+/** A row entry's name: its bold or code term (Doxygen's `<b>name</b>`), else the text of the cell its target sits in, else its first cell. */
+function rowName($: CheerioAPI, cells: readonly Element[]): string {
+  for (const cell of cells) {
+    const term = selectAll('b, strong, code, tt', cell).map((element) => cleanHeadingText($(element).text())).find((text) => text !== '');
+    if (term !== undefined) return term;
+  }
+  const marked = cells.find((cell) => selectAll('a[id], a[name]', cell).length > 0) ?? cells[0];
+  return marked === undefined ? '' : cleanHeadingText($(marked).text());
 }
 
 function targetOf(row: Element, served: ReadonlySet<string>): string | undefined {

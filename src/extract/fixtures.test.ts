@@ -45,7 +45,7 @@ const EXPECTED: Record<string, Expectation> = {
     sections: {
       details: 'Detailed Description',
       'func-members': 'Functions',
-      ga02: 'uint32_t widget_channel_new_id (widget_session session)',
+      ga02: 'widget_channel_new_id',
       ga01: 'widget_channel_read()',
     },
     includes: ['int widget_channel_read (widget_channel channel, void * dest, uint32_t count)', 'n = widget_channel_read(channel, buffer, sizeof(buffer));'],

@@ -74,5 +74,23 @@ describe('citedocs eval', () => {
     const result = await cli(['eval', '--questions', broken, '--site', 'http://127.0.0.1:1/'], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad.jsonl:1: gold/);
+    expect((await cli(['eval', '--qrels', folder, '--answers'], folder)).stderr).toMatch(/--answers needs --questions/);
+  });
+
+  it('with --answers, adds how often the answer cites a gold section and the top result, beside search gold at rank 1', async () => {
+    const server = await serveSite({
+      '/docs/': '<html><body><main><h1 id="home">Home</h1><p>Start.</p><a href="api.html">API</a></main></body></html>',
+      '/docs/api.html': '<html><body><main><h1 id="api">API</h1><h2 id="connect">connect()</h2><p>Opens a connection with a timeout.</p><h2 id="close">close()</h2><p>Closes the connection.</p></main></body></html>',
+    });
+    servers.push(server);
+    const folder = mkdtempSync(join(tmpdir(), 'citedocs-answers-'));
+    writeFileSync(join(folder, 'q.jsonl'), `${JSON.stringify({ qid: '1', query: 'open a connection with a timeout', gold: ['api.html#connect'] })}\n`);
+    const site = `${server.base}/docs/`;
+    const json = await cli(['eval', '--answers', '--questions', join(folder, 'q.jsonl'), '--site', site, '--db', join(folder, 'i.db'), '--json'], folder);
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.stdout) as { metrics: Record<string, number> }).metrics).toMatchObject({ answerCitesGold: 1, answerCitesTop1: 1, searchGoldAt1: 1 });
+    const table = await cli(['eval', '--answers', '--questions', join(folder, 'q.jsonl'), '--site', site, '--db', join(folder, 'i.db')], folder);
+    expect(table.stdout).toMatch(/answerCitesGold +1\n/);
+    expect(table.stdout).toMatch(/answerCitesTop1 +1\n/);
   });
 });

@@ -7,6 +7,7 @@ import { plural } from '../../core/plural.js';
 import type { Engine } from '../../engine/engine.js';
 import { loadBeir, loadQuestions } from '../../eval/datasets.js';
 import { evaluateBeir, evaluateQuestions, type EvalReport } from '../../eval/run-eval.js';
+import { evaluateAnswers } from '../../eval/answer-eval.js';
 
 export interface EvalFlags {
   qrels?: string;
@@ -17,6 +18,8 @@ export interface EvalFlags {
   saveBaseline?: string;
   library?: string;
   version?: string;
+  /** Also ask every question and score what the answer cites (needs --questions). */
+  answers?: boolean;
 }
 
 export interface EvalOutput {
@@ -33,6 +36,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
   if ((flags.qrels === undefined) === (flags.questions === undefined)) {
     throw new UsageError('Give either --qrels <BEIR folder> or --questions <file.jsonl> --site <url>.');
   }
+  if (flags.answers === true && flags.questions === undefined) throw new UsageError('--answers needs --questions <file.jsonl> --site <url>: it scores the cited sections against gold page#anchor paths.');
   if (flags.questions !== undefined && flags.site === undefined) throw new UsageError('--questions needs --site <url>: the gold paths are relative to it.');
   // Read the baseline first: a bad file should not cost a whole evaluation run.
   const baseline = flags.baseline === undefined ? undefined : { file: flags.baseline, metrics: readBaseline(flags.baseline) };
@@ -64,6 +68,11 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
       }
       log(`running ${plural(questions.length, 'question')}…`);
       report = await evaluateQuestions(engine, questions, site, flags.questions as string, scopeOf(flags));
+      if (flags.answers === true) {
+        log(`answering ${questions.length} questions…`);
+        const answers = await evaluateAnswers(engine, questions, site);
+        report = { ...report, metrics: { ...report.metrics, ...answers.metrics } };
+      }
     }
     const { dbPath: _dbPath, ...config } = engine.config;
     const output: EvalOutput = { dataset: report.dataset, queries: report.queries, metrics: report.metrics, config, ...(ingest === undefined ? {} : { ingest }) };

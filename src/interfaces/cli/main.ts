@@ -303,7 +303,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--baseline <file.json>', 'compare with a saved run')
       .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results')
       .option('--library <name>', 'search only this library (and crawl --site as this library when the index lacks it)')
-      .option('--version <version>', 'search only this version: exact, a range or latest'),
+      .option('--version <version>', 'search only this version: exact, a range or latest')
+      .option('--answers', 'with --questions: also answer each question and report how often the answer cites a gold section (answerCitesGold) and the top search result (answerCitesTop1), beside searchGoldAt1'),
   )).action(async (options: CommonOptions & EvalFlags) => {
     const dbPath = options.db ?? io.env['CITEDOCS_DB'];
     const output = await runEval(options, dbPath, (path) => engineFor(options, path), (line) => {
