@@ -5,6 +5,8 @@
 export { createEngine } from './engine/engine.js';
 export type { Engine, EngineDependencies, SearchOptions, SearchResponse, SearchResult, AskOptions, AskResponse } from './engine/engine.js';
 export type { AskEvent, IndexStats, PageInspection, SiteReport, SourceSummary } from './engine/engine-types.js';
+export type { IngestJob, LabelledCitation, LibraryMatch, RefreshReport, RemovedSource, ScopeOptions } from './engine/engine-types.js';
+export type { CatalogToolOptions } from './interfaces/mcp/catalog-tools.js';
 export type { DirectDocument } from './engine/ingest-documents.js';
 export type { IngestOptions, IngestReport, IngestProgress, IngestError } from './engine/ingest.js';
 export type { IngestOutcome, IngestRunSummary, StoreStats } from './store/store.js';

@@ -144,6 +144,8 @@ export interface TextQuery {
   ranking: LexicalRanking;
   /** Report each field's share of the score. */
   explain?: boolean;
+  /** Only chunks of pages of these sources (library versions) are scored: the statistics are theirs alone. */
+  sourceIds?: readonly number[];
 }
 
 export interface TextHit {
@@ -167,7 +169,7 @@ export interface TermStats {
 /** Full-text search over chunks: what the retrieve stage needs of an index. */
 export interface TextIndex {
   searchText(query: TextQuery): TextHit[];
-  termStats(words: readonly string[]): TermStats;
+  termStats(words: readonly string[], sourceIds?: readonly number[]): TermStats;
 }
 
 /** Counts text the way the target LLM does. */

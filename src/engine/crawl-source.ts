@@ -6,6 +6,7 @@ import type { PageRenderer } from '../sources/render/page-renderer.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import type { Store } from '../store/store.js';
 import type { IngestDependencies, IngestOptions } from './ingest.js';
+import { ownedUrlsUnder } from './source-resolver.js';
 import { loadExtractor } from './stage-loaders.js';
 
 /**
@@ -44,11 +45,13 @@ export function crawlSite(
     known: (url) => {
       const page = existing()?.getPage(url);
       if (page === undefined) return undefined;
-      const current = options.chunking === undefined || page.chunking === options.chunking;
+      // A page another source owns is fetched in full, so it moves to this one (a 304 would leave it there).
+      const owned = dependencies.source === undefined || dependencies.source.owns(dependencies.openStore(), url);
+      const current = owned && (options.chunking === undefined || page.chunking === options.chunking);
       const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
       return { links: page.links, contentHash: page.contentHash, ...validators };
     },
-    knownUrls: (prefix) => existing()?.pageUrlsUnder(prefix, 'crawl') ?? [],
+    knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'crawl'),
     frontier,
     onProgress: ({ fetched, queued }) => progress(fetched, queued),
     ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),

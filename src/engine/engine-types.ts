@@ -7,7 +7,7 @@ import type { Llm } from '../llm/llm.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
 import type { SearchBackend } from '../sources/web/search-backend.js';
-import type { IngestRunSummary, StoreStats } from '../store/store.js';
+import type { IngestJob, IngestRunSummary, StoreStats } from '../store/store.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
@@ -16,7 +16,14 @@ import type { WebOptions, WebResponse } from './web-types.js';
 /** Pages, chunks, anchors and bytes of the index. */
 export type IndexStats = StoreStats;
 
-export interface SearchOptions {
+/** Limits a search or an answer to one library (its `latest`, or the version given) or to one version of each library. */
+export interface ScopeOptions {
+  library?: string;
+  /** An exact version, a range (`5.x`, `>=4.2 <5`) or `latest` (the highest). */
+  version?: string;
+}
+
+export interface SearchOptions extends ScopeOptions {
   limit?: number;
   maxTokens?: number;
   /** Distinct pages the passages may come from. */
@@ -27,6 +34,9 @@ export interface SearchOptions {
 
 export interface SearchResult {
   url: string;
+  /** The library and version of the page the passage is from. */
+  library: string;
+  version: string;
   title: string;
   headingPath: string[];
   text: string;
@@ -49,7 +59,7 @@ export interface SearchResponse {
   selection?: { totalTokens: number; dropped: DroppedCandidate[] };
 }
 
-export interface AskOptions {
+export interface AskOptions extends ScopeOptions {
   /** The user's earlier questions in this conversation, oldest first: a follow-up is searched together with the one before it. */
   earlierQuestions?: readonly string[];
   maxTokens?: number;
@@ -70,18 +80,32 @@ export interface EmbedOptions {
   onProgress?: (progress: EmbedProgress) => void;
 }
 
+/** A citation with the library and version of the page it cites. */
+export type LabelledCitation = Citation & { library: string; version: string };
+
 export interface AskResponse {
   answer: string;
-  citations: Citation[];
+  citations: LabelledCitation[];
   warnings: string[];
   /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
   selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
 }
 
-/** One documentation set in the index: the folder its pages share, and how many there are. */
+/** One documentation set in the index: a library at a version, the URL it was read from, and what it holds. */
 export interface SourceSummary {
+  library: string;
+  version: string;
+  /** The crawl's start URL, or the URL a folder is published under. */
   url: string;
+  kind: 'crawl' | 'local' | 'git' | 'web';
   pages: number;
+  passages: number;
+  /** When its last ingest ended. */
+  lastCrawl?: string;
+  /** Days since its least recently fetched (or confirmed) page was: how stale it may be. */
+  oldestPageAgeDays?: number;
+  /** The title of its top page. */
+  description?: string;
   /** False when the last ingest of one of its sources did not complete (a limit ended it, Ctrl-C, a crash); absent when no ingest was recorded. */
   complete?: boolean;
   /** The last ingest of each of its sources (crawl start URLs, folders), newest first. */
@@ -89,6 +113,32 @@ export interface SourceSummary {
 }
 
 export type { SiteReport } from './site-report.js';
+export type { IngestJob } from '../store/store.js';
+
+/** A library a typed name may mean (resolve_library), best first. */
+export interface LibraryMatch {
+  library: string;
+  /** Closeness of the name to the one typed, in (0, 1]. */
+  score: number;
+  /** Its versions, highest first. */
+  versions: string[];
+  pages: number;
+  description: string;
+  url: string;
+}
+
+export interface RemovedSource {
+  library: string;
+  version: string;
+  pages: number;
+}
+
+export interface RefreshReport {
+  library: string;
+  version: string;
+  url: string;
+  report: IngestReport;
+}
 
 /** What the index holds for one page: `citedocs inspect`. */
 export interface PageInspection {
@@ -137,8 +187,21 @@ export interface Engine {
   inspect(url: string): PageInspection | undefined;
   /** How well the pages under `site` (every page when empty) were extracted: `citedocs inspect --site`. */
   siteReport(site: string): SiteReport;
-  /** The documentation sets in the index, largest first. */
+  /** The documentation sets in the index (library versions), by library then version. */
   listSources(): SourceSummary[];
+  /** Deletes every page of `LIBRARY` (all its versions) or `LIBRARY@VERSION`; the other sources stay as they are. */
+  removeSources(spec: string): Promise<RemovedSource[]>;
+  /** Re-reads each source (all, or those `LIBRARY[@VERSION]` names) as its ingest did: unchanged pages cost a conditional request. */
+  refresh(spec?: string, options?: Pick<IngestOptions, 'signal' | 'onProgress' | 'onEmbedProgress'>): Promise<RefreshReport[]>;
+  /** Libraries a name as typed may mean, best first. */
+  resolveLibrary(name: string, limit?: number): LibraryMatch[];
+  /** The background ingest jobs recorded in the index, newest first. */
+  listJobs(): IngestJob[];
+  /**
+   * Starts an ingest as a recorded job (one job at a time per engine; later ones wait their turn)
+   * and returns its id at once; `done` settles when it ends.
+   */
+  startIngestJob(url: string, options: Pick<IngestOptions, 'library' | 'version' | 'onProgress'>): Promise<{ id: number; done: Promise<IngestJob> }>;
   /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
   samplePages(limit: number): { url: string; title: string }[];
   close(): Promise<void>;

@@ -33,7 +33,7 @@ describe('engine over a folder of Markdown', () => {
     const answer = await engine.ask('what is the default timeout');
     expect(answer.answer).toContain('The default timeout is 30 seconds. [1]');
     expect(answer.answer).toMatch(/\n\nSources:\n\[1\] Setup › Configure timeouts — https:\/\/widget\.example\/docs\/guide\/setup#configure-timeouts$/);
-    expect(answer.citations[0]).toEqual({ n: 1, url: 'https://widget.example/docs/guide/setup#configure-timeouts', anchor: 'configure-timeouts', title: 'Setup › Configure timeouts' });
+    expect(answer.citations[0]).toEqual({ n: 1, url: 'https://widget.example/docs/guide/setup#configure-timeouts', anchor: 'configure-timeouts', title: 'Setup › Configure timeouts', library: 'widget', version: 'latest' });
     expect(answer.selection.sources.map((source) => source.url)).toContain('https://widget.example/docs/guide/setup#configure-timeouts');
     expect(answer.selection.totalTokens).toBe(answer.selection.sources.reduce((sum, source) => sum + source.tokenCount, 0));
     expect(answer.selection.dropped).toBeUndefined();

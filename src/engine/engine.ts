@@ -1,7 +1,11 @@
-import { inspectPage, summariseSources } from './catalog.js';
+import { inspectPage } from './catalog.js';
+import { labelFor, matchLibraries, namedLibrarySources, removeSources, routeByNamedLibrary, scopedSourceIds, sourcesNamed, summariseCatalog } from './library-catalog.js';
+import { folderRootUrl, sourceResolver } from './source-resolver.js';
+import { createJobRunner } from './ingest-jobs.js';
 import { siteReport } from './site-report.js';
 import { retrievalQuery } from '../retrieve/conversation.js';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
@@ -24,7 +28,8 @@ import { createReranking, type Reranking } from './reranking.js';
 import { embedderRegistry, retrieve } from './retrieval.js';
 import { writeAnswer } from './answering.js';
 
-import type { AskResponse, EmbedOptions, Engine, EngineDependencies, SearchResult } from './engine-types.js';
+import type { AskResponse, EmbedOptions, Engine, EngineDependencies, LabelledCitation, RefreshReport, ScopeOptions, SearchResult } from './engine-types.js';
+import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
@@ -77,14 +82,26 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     return { hasPage: (url) => lookup(url) !== undefined, anchorsOf: (url) => lookup(url) ?? new Set() };
   };
 
-  const retrieveAndSelect = async (query: string, limit: number, maxTokens: number, maxPages: number | undefined, signal?: AbortSignal) => {
+  const retrieveAndSelect = async (query: string, limit: number, maxTokens: number, maxPages: number | undefined, scope: ScopeOptions, signal?: AbortSignal) => {
     const text = query.trim();
     if (text === '') throw new UsageError('The question is empty. Ask something, like: citedocs ask "how do I create an index"');
     const store = readStore();
     if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
-    const retrieval = await retrieve(text, Math.max(config.retrieve.topK, limit), { config, store: readStore, embedderFor: (name) => embedders.get(name), llm: llmOf }, signal);
+    const sourceIds = scopedSourceIds(store, scope);
+    const wiring = { config, store: readStore, embedderFor: (name: string) => embedders.get(name), llm: llmOf };
+    const topK = Math.max(config.retrieve.topK, limit);
+    // An unscoped question that names libraries of the index ("pytest fixture teardown") is
+    // retrieved within their latest versions first (their own statistics, as if scoped), then
+    // over the whole index for the rest: their passages come first, the others after.
+    const routed = sourceIds === undefined ? namedLibrarySources(store, text) : undefined;
+    const retrieval = await retrieve(text, topK, wiring, signal, sourceIds ?? routed);
+    if (routed !== undefined) {
+      const rest = await retrieve(text, topK, wiring, signal);
+      const seen = new Set(retrieval.candidates.map((candidate) => candidate.chunk.id));
+      retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
+    }
     const reranked = await (reranking ??= createReranking(config, llmOf)).rerank(text, retrieval.candidates, signal);
-    const candidates = reranked.candidates;
+    const candidates = routed === undefined ? reranked.candidates : routeByNamedLibrary(text, reranked.candidates, store).candidates;
     // Selection follows the reranked order (a model's judgement is not on the fused scale).
     const position = new Map(candidates.map((candidate, index) => [candidate.chunk.id, 1 - index / Math.max(candidates.length, 1)]));
     const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;
@@ -120,6 +137,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     }
   };
 
+  const jobs = createJobRunner(config.dbPath, (input, options) => engine.ingest(input, options), dependencies.now ?? (() => new Date()));
   const engine: Engine = {
     config,
     async ingest(input, options = {}) {
@@ -132,7 +150,18 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       try {
         // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
         const { ingest } = await import('./ingest.js');
-        const report = await ingest(input, options, {
+        const now = dependencies.now ?? (() => new Date());
+        const crawl = /^https?:\/\//i.test(input);
+        const source = sourceResolver({
+          rootUrl: crawl ? input : folderRootUrl(input, options.baseUrl),
+          kind: crawl ? 'crawl' : 'local',
+          ...(crawl ? {} : { path: resolve(input) }),
+          ...given({ library: options.library, version: options.version }),
+          settings: ingestSettings(crawl ? input : resolve(input), options),
+          now,
+        });
+        const ingested = await ingest(input, options, {
+          source,
           config,
           tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
           openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
@@ -141,6 +170,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
           ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
         });
+        const stored = source.resolved();
+        if (stored !== undefined) writer?.catalog.recordCrawl(stored.id, now().toISOString());
+        const report = stored === undefined ? ingested : { library: stored.library, version: stored.version, ...ingested };
         return await finishIngest(report, options);
       } finally {
         writer?.close();
@@ -189,8 +221,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async search(query, options = {}) {
       const limit = options.limit ?? config.select.finalK;
-      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
+      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
       const anchors = anchorMapOf(readStore());
+      const labels = readStore().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const results: SearchResult[] = [];
       for (const candidate of selection.candidates) {
         const verdict = checkLink(chunkUrl(candidate.chunk), anchors);
@@ -198,6 +231,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         if (verdict.url === undefined) continue;
         results.push({
           url: verdict.url,
+          ...labelFor(labels, verdict.url),
           title: candidate.chunk.pageTitle,
           headingPath: candidate.chunk.headingPath,
           text: candidate.chunk.text,
@@ -220,12 +254,14 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async *askStream(question, options = {}) {
       const query = retrievalQuery(question, options.earlierQuestions ?? []);
-      const { selection, warnings } = await retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options.signal);
+      const { selection, warnings } = await retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
+      const labels = readStore().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
+      const label = (citations: Citation[]): LabelledCitation[] => citations.map((citation) => ({ ...citation, ...labelFor(labels, citation.url) }));
       // The selection the answer was drawn from; with --explain, also every candidate left out.
       const explained = {
         selection: {
           totalTokens: selection.totalTokens,
-          sources: selection.candidates.map((candidate) => ({ url: chunkUrl(candidate.chunk), score: round(candidate.scores.rerank ?? candidate.scores.fused), tokenCount: candidate.chunk.tokenCount })),
+          sources: selection.candidates.map((candidate) => ({ url: chunkUrl(candidate.chunk), ...labelFor(labels, candidate.chunk.pageUrl), score: round(candidate.scores.rerank ?? candidate.scores.fused), tokenCount: candidate.chunk.tokenCount })),
           ...(options.explain === true ? { dropped: selection.dropped } : {}),
         },
       };
@@ -241,8 +277,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
       });
       for await (const event of written) {
-        if (event.type === 'delta') yield event;
-        else yield { type: 'done', response: { answer: event.answer, citations: event.citations, warnings: event.warnings, ...explained } };
+        if (event.type === 'delta') yield event.citations === undefined ? event : { ...event, citations: label(event.citations) };
+        else yield { type: 'done', response: { answer: event.answer, citations: label(event.citations), warnings: event.warnings, ...explained } };
       }
     },
 
@@ -260,9 +296,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           reader = undefined;
           try {
             const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
+            // Pages saved from the web belong to one source, web@latest, so scoping and `remove web` reach them.
+            const saved = store.catalog.listSources().find((source) => source.library === 'web' && source.version === 'latest') ?? store.catalog.upsertSource({ library: 'web', version: 'latest', rootUrl: 'web:', kind: 'web', createdAt: (dependencies.now ?? (() => new Date()))().toISOString() });
             let chunks = 0;
             for (const { page, chunks: pageChunks } of pages) {
-              store.upsertPage(page, pageChunks, { rechunked: store.getPage(page.url)?.chunking !== page.chunking });
+              store.upsertPage(page, pageChunks, { rechunked: store.getPage(page.url)?.chunking !== page.chunking, sourceId: saved.id });
               chunks += pageChunks.length;
             }
             await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
@@ -290,7 +328,52 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     listSources() {
       if (!existsSync(config.dbPath)) return [];
       const store = readStore();
-      return summariseSources(store.pageUrlsUnder(''), store.crawlState.latestRuns());
+      return summariseCatalog(store.catalog.listSources(), store.crawlState.latestRuns(), (dependencies.now ?? (() => new Date()))());
+    },
+
+    async removeSources(spec) {
+      if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}: nothing to remove.`);
+      await jobs.idle();
+      reader?.close();
+      reader = undefined;
+      try {
+        const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
+        const removed = removeSources(store, sourcesNamed(store.catalog.listSources(), spec));
+        store.refreshTextIndex();
+        return removed;
+      } finally {
+        writer?.close();
+        writer = undefined;
+      }
+    },
+
+    async refresh(spec, options = {}) {
+      if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}: nothing to refresh. Run \`citedocs ingest <url|folder>\` first.`);
+      const all = readStore().catalog.listSources();
+      const chosen = (spec === undefined ? all : sourcesNamed(all, spec)).filter((source) => source.kind === 'crawl' || source.kind === 'local');
+      const reports: RefreshReport[] = [];
+      for (const source of chosen) {
+        const { input, ...settings } = source.settings as { input?: string } & Record<string, unknown>;
+        if (typeof input !== 'string') continue;
+        const report = await engine.ingest(input, { ...(settings as IngestOptions), ...options, library: source.library, version: source.version });
+        reports.push({ library: source.library, version: source.version, url: source.rootUrl, report });
+        if (options.signal?.aborted) break;
+      }
+      return reports;
+    },
+
+    resolveLibrary(name, limit) {
+      if (!existsSync(config.dbPath)) return [];
+      return matchLibraries(readStore().catalog.listSources(), name, limit);
+    },
+
+    listJobs() {
+      if (!existsSync(config.dbPath)) return [];
+      return readStore().catalog.listJobs();
+    },
+
+    startIngestJob(url, options) {
+      return jobs.start(url, options);
     },
 
     samplePages(limit) {
@@ -306,6 +389,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     async close() {
+      await jobs.idle();
       reader?.close();
       writer?.close();
       reader = undefined;
@@ -316,3 +400,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   return engine;
 }
 
+
+/** What `refresh` repeats of an ingest: its input and the options that shape what is read. */
+function ingestSettings(input: string, options: IngestOptions): Record<string, unknown> {
+  const { maxPages, maxDepth, concurrency, userAgent, include, exclude, baseUrl, urlStyle, allowPrivateHosts, allowedHosts } = options;
+  return { input, ...given({ maxPages, maxDepth, concurrency, userAgent, include, exclude, baseUrl, urlStyle, allowPrivateHosts, allowedHosts }) };
+}

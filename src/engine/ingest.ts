@@ -11,9 +11,14 @@ import type { UrlStyle } from '../sources/local/path-registry.js';
 import { crawlSite } from './crawl-source.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
+import { ownedUrlsUnder, type SourceResolver } from './source-resolver.js';
 import type { Store } from '../store/store.js';
 
 export interface IngestOptions {
+  /** The library the pages belong to. Default: the source already read from this URL, else one named by the host or the start page's title. */
+  library?: string;
+  /** Its version. Default: the source's, else the version in the URL path (`/docs/5.2/`), else `latest`. */
+  version?: string;
   maxPages?: number;
   maxDepth?: number;
   concurrency?: number;
@@ -52,6 +57,9 @@ export interface IngestError {
 }
 
 export interface IngestReport {
+  /** The library and version the pages were stored under (absent when no page was). */
+  library?: string;
+  version?: string;
   /** Pages ingested by this run (added, changed or unchanged). */
   pages: number;
   /** Chunks those pages have in the index. */
@@ -94,6 +102,8 @@ export interface IngestDependencies {
   /** Resolves host names for the crawl's address guard. */
   lookup?: LookupFunction;
   now?: () => Date;
+  /** Which source (library@version) the pages belong to; none: pages keep the source they have. */
+  source?: SourceResolver;
 }
 
 /** What an ingest reads from: its items, the key its runs are recorded under, and whether this session opened a run. */
@@ -169,6 +179,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
       case 'unchanged': {
         const chunkCount = store.confirmPage(item.url, now().toISOString());
         if (chunkCount === undefined) break;
+        // A re-crawl that only confirms pages still records its source's crawl.
+        dependencies.source?.idFor(store, { url: item.url, title: store.getPage(item.url)?.title ?? '' });
         report.unchanged += 1;
         report.pages += 1;
         report.chunks += chunkCount;
@@ -182,7 +194,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         const rechunk = stored !== undefined && stored.chunking !== chunking;
         // The same content already stored under another URL (an alias the crawl met first): keep one page.
         const twin = stored === undefined ? store.pageUrlWithContent(page.contentHash) : undefined;
-        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url)) {
+        // Never across sources: two versions of a library often serve identical pages, each its own.
+        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && (dependencies.source?.owns(store, twin) ?? true)) {
           store.addAlias(twin, page.url);
           report.duplicates += 1;
           break;
@@ -197,7 +210,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
           report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
           break;
         }
-        const outcome = store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk });
+        const sourceId = dependencies.source?.idFor(store, page);
+        const outcome = store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
@@ -265,7 +279,7 @@ function openSource(
       html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
     },
     ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-    knownUrls: (prefix) => dependencies.existingStore()?.pageUrlsUnder(prefix, 'local') ?? [],
+    knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
     // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
   });

@@ -1,6 +1,6 @@
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import type { Candidate } from '../core/types.js';
+import type { Candidate, TextIndex } from '../core/types.js';
 import { assertEmbedderName, createEmbedder, type EmbedderDependencies } from '../embed/create-embedder.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
@@ -50,17 +50,22 @@ export function chooseSearchEmbedder(config: CitedocsConfig, store: Store, model
   return { name: info.modelId, ...(warning === undefined ? {} : { warning }) };
 }
 
-export async function retrieve(question: string, topK: number, wiring: RetrievalWiring, abortSignal?: AbortSignal): Promise<RetrievalOutcome> {
+/**
+ * `sourceIds` limits both retrievers to the chunks of those sources (library versions) inside
+ * their search, so a scoped query still gets its full top-k from them.
+ */
+export async function retrieve(question: string, topK: number, wiring: RetrievalWiring, abortSignal?: AbortSignal, sourceIds?: readonly number[]): Promise<RetrievalOutcome> {
   const { config } = wiring;
   const store = wiring.store();
+  const index: TextIndex = sourceIds === undefined ? store : { searchText: (query) => store.searchText({ ...query, sourceIds }), termStats: (words) => store.termStats(words, sourceIds) };
   const choice = chooseSearchEmbedder(config, store, (name) => wiring.embedderFor(name)?.modelId);
   const embedder = choice.name === undefined ? undefined : wiring.embedderFor(choice.name);
   const retrieveConfig = config.retrieve;
   const result = await retrieveHybrid(
     question,
     {
-      index: store,
-      ...(embedder === undefined ? {} : { embedder, searchVectors: (vector, options) => store.vectors.searchVectors(vector, options) }),
+      index,
+      ...(embedder === undefined ? {} : { embedder, searchVectors: (vector, options) => store.vectors.searchVectors(vector, sourceIds === undefined ? options : { ...options, sourceIds }) }),
       ...(wiring.llm() === undefined ? {} : { llm: wiring.llm() as Llm }),
     },
     {

@@ -1,5 +1,6 @@
 import { safeDecode } from '../core/url-text.js';
 import type { Engine } from '../engine/engine.js';
+import type { ScopeOptions } from '../engine/engine-types.js';
 import type { BeirDataset, DocsQuestion } from './datasets.js';
 import { distinct, hitAt, mean, ndcgAt, percentile, recallAt, reciprocalRankAt } from './metrics.js';
 
@@ -19,10 +20,10 @@ const NO_BUDGET = 100_000_000;
  * BEIR: every corpus document is one page `corpus:<id>`; a query's ranking is the distinct
  * documents of its ranked passages. Graded nDCG@10 from the qrels.
  */
-export async function evaluateBeir(engine: Engine, dataset: BeirDataset): Promise<EvalReport> {
+export async function evaluateBeir(engine: Engine, dataset: BeirDataset, scope: ScopeOptions = {}): Promise<EvalReport> {
   const rows = await mapInOrder(dataset.queries, async (query) => {
     const started = performance.now();
-    const { results } = await engine.search(query.text, { limit: DEPTH, maxTokens: NO_BUDGET });
+    const { results } = await engine.search(query.text, { ...scope, limit: DEPTH, maxTokens: NO_BUDGET });
     const latencyMs = performance.now() - started;
     const ranked = distinct(results.map((result) => decodeURIComponent(result.url.replace(/^corpus:/, '').split('#')[0] ?? '')));
     const relevance = dataset.qrels.get(query.id) ?? new Map<string, number>();
@@ -52,11 +53,12 @@ export async function evaluateBeir(engine: Engine, dataset: BeirDataset): Promis
  * Docs questions: gold entries are `page#anchor` paths relative to the site URL. A section
  * hit needs the page and the anchor; a page hit the page only.
  */
-export async function evaluateQuestions(engine: Engine, questions: readonly DocsQuestion[], siteUrl: string, name: string): Promise<EvalReport> {
+/** `scope` limits every search to a library (version), as `eval --library --version` asks. */
+export async function evaluateQuestions(engine: Engine, questions: readonly DocsQuestion[], siteUrl: string, name: string, scope: ScopeOptions = {}): Promise<EvalReport> {
   const site = siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`;
   const rows = await mapInOrder(questions, async (question) => {
     const started = performance.now();
-    const { results } = await engine.search(question.query, { limit: DEPTH, maxTokens: NO_BUDGET });
+    const { results } = await engine.search(question.query, { ...scope, limit: DEPTH, maxTokens: NO_BUDGET });
     const latencyMs = performance.now() - started;
     const listed = results.map((result) => normalise(result.url.startsWith(site) ? result.url.slice(site.length) : result.url));
     const sections = distinct(listed);

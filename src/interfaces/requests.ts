@@ -15,14 +15,26 @@ const budget = {
   explain: z.boolean().optional().describe('include how each score was made and why other candidates were left out'),
 };
 
+/** Which documentation a search or answer is limited to: the same fields on the CLI, HTTP and MCP. */
+const scope = {
+  library: z.string().trim().min(1, 'library must not be empty').max(200, 'library must be at most 200 characters').optional().describe('only this library (a name list_sources or resolve_library gives)'),
+  version: z
+    .string()
+    .trim()
+    .min(1, 'version must not be empty')
+    .max(100, 'version must be at most 100 characters')
+    .optional()
+    .describe('only this version: exact (5.2), a range (5.x, ">=4.2 <5") or latest (the highest); without library, that version of every library'),
+};
+
 const either = { query: text('query').optional().describe('what to look for (or `question`)'), question: text('question').optional().describe('the same as `query`') };
 const requireEither = (primary: 'query' | 'question') => (value: { query?: string | undefined; question?: string | undefined }, context: z.RefinementCtx) => {
   if (value.query === undefined && value.question === undefined) context.addIssue({ code: 'custom', path: [primary], message: `${primary} is required (or ${primary === 'query' ? 'question' : 'query'})` });
 };
 
 /** The fields of each request, for tool listings (MCP); the schemas below also check how they combine. */
-export const searchFields = { ...either, limit: positive('limit', 100).optional().describe('passages at most'), ...budget };
-export const askFields = { ...either, ...budget };
+export const searchFields = { ...either, limit: positive('limit', 100).optional().describe('passages at most'), ...budget, ...scope };
+export const askFields = { ...either, ...budget, ...scope };
 
 export const searchRequest = z
   .object(searchFields)
@@ -70,6 +82,32 @@ export const getPageFields = {
   maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the text returned'),
 };
 export const getPageRequest = z.object(getPageFields).strict();
+
+/** MCP `get_docs` (Context7's shape): a library's docs on a topic, within a token budget. */
+export const getDocsFields = {
+  library: scope.library.unwrap().describe('the library (a name resolve_library returned)'),
+  version: scope.version,
+  topic: text('topic').optional().describe('what to read about (or `query`); without it, the library\'s top pages'),
+  query: text('query').optional().describe('the same as `topic`'),
+  maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the text returned'),
+};
+export const getDocsRequest = z
+  .object(getDocsFields)
+  .strict()
+  .transform(({ topic, query, ...rest }) => ({ ...rest, topic: topic ?? query }));
+
+export const resolveLibraryFields = {
+  libraryName: z.string().trim().min(1, 'libraryName must not be empty').max(200, 'libraryName must be at most 200 characters').describe('a library name as typed, e.g. "Py-Test" or "nextjs"'),
+  limit: positive('limit', 20).optional().describe('candidates at most (default 5)'),
+  maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the list returned'),
+};
+export const resolveLibraryRequest = z.object(resolveLibraryFields).strict();
+
+export const indexDocsFields = {
+  url: z.string().trim().url('url must be an absolute http(s) URL').describe('the start URL of the documentation site'),
+  ...scope,
+};
+export const indexDocsRequest = z.object(indexDocsFields).strict();
 
 export const listSourcesFields = { maxTokens: positive('maxTokens', 100_000).optional().describe('token budget of the list returned') };
 export const listSourcesRequest = z.object(listSourcesFields).strict();

@@ -43,7 +43,7 @@ export interface Store extends TextIndex {
    * Replaces the page and its chunks and anchors, unless its content hash is unchanged
    * (then only its validators are refreshed), or `rechunked` says its chunks changed anyway.
    */
-  upsertPage(page: Page, chunks: readonly Chunk[], options?: { rechunked?: boolean }): UpsertOutcome;
+  upsertPage(page: Page, chunks: readonly Chunk[], options?: { rechunked?: boolean; sourceId?: number }): UpsertOutcome;
   /** The stored page with this URL (exact, fragment-free), if any. */
   getPage(url: string): StoredPage | undefined;
   /** The URL of the stored page this URL is, or redirects to (a recorded alias), if any. */
@@ -62,6 +62,8 @@ export interface Store extends TextIndex {
   pageUrlsUnder(prefix: string, source?: Page['source']): string[];
   /** Crawl runs and their frontiers, so an interrupted crawl resumes where it stopped. */
   readonly crawlState: CrawlStateStore;
+  /** Libraries at versions, the pages each owns, and background ingest jobs. */
+  readonly catalog: CatalogStore;
   /** Dense vectors of the chunks, for semantic search. */
   readonly vectors: VectorStore;
   /** The chunks of a page in reading order. */
@@ -110,4 +112,64 @@ export interface CrawlStateStore {
   recordOutcome(source: string, outcome: { outcome: Exclude<IngestOutcome, 'running'>; endedAt: string; stoppedBy?: StoppedBy; reason?: string }): void;
   /** The latest run of each source, newest first. */
   latestRuns(): IngestRunSummary[];
+}
+
+/** A source as an ingest names it: one library at one version, read from `rootUrl`. */
+export interface SourceInput {
+  library: string;
+  version: string;
+  rootUrl: string;
+  kind: 'crawl' | 'local' | 'git' | 'web';
+  /** The ingest options a refresh repeats. */
+  settings?: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface StoredSource extends Required<Omit<SourceInput, 'settings'>> {
+  id: number;
+  settings: Record<string, unknown>;
+  pages: number;
+  passages: number;
+  /** When its last ingest ended. */
+  lastCrawl?: string;
+  /** The newest and oldest time one of its pages was fetched (or confirmed unchanged). */
+  newestFetch?: string;
+  oldestFetch?: string;
+  /** The title of its shortest-URL page: a one-line description. */
+  description?: string;
+}
+
+export interface SourceLabel {
+  library: string;
+  version: string;
+}
+
+export interface IngestJob {
+  id: number;
+  library: string;
+  version: string;
+  url: string;
+  state: 'running' | 'complete' | 'failed';
+  progress: { fetched?: number; queued?: number; pages?: number; errors?: number };
+  startedAt: string;
+  endedAt?: string;
+  error?: string;
+}
+
+export interface CatalogStore {
+  /** Creates the source (library, version) or updates its root URL, kind and settings. */
+  upsertSource(input: SourceInput): StoredSource;
+  renameSource(id: number, library: string): void;
+  recordCrawl(id: number, endedAt: string): void;
+  /** Every source with its page and passage counts, by library then version. */
+  listSources(): StoredSource[];
+  /** The library and version of each of these page URLs that is stored. */
+  sourceLabels(urls: readonly string[]): Map<string, SourceLabel>;
+  pageUrlsOfSource(id: number): string[];
+  /** Deletes a source that no longer owns a page. */
+  deleteSource(id: number): void;
+  startJob(job: { library: string; version: string; url: string; startedAt: string }): number;
+  updateJob(id: number, update: { library?: string; version?: string; state?: IngestJob['state']; progress?: IngestJob['progress']; endedAt?: string; error?: string }): void;
+  /** Every job, newest first. */
+  listJobs(): IngestJob[];
 }

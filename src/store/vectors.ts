@@ -36,6 +36,8 @@ export interface VectorSearch {
    * at most this many vectors is searched exactly.
    */
   coarseK: number;
+  /** Only chunks of pages of these sources (library versions), compared exactly (no coarse shortlist). */
+  sourceIds?: readonly number[];
 }
 
 /**

@@ -88,7 +88,7 @@ function scriptedEngine(engine: Engine, answer: string, citations: { n: number; 
     ...engine,
     async *askStream(): AsyncGenerator<AskEvent> {
       yield { type: 'delta', text: answer };
-      yield { type: 'done', response: { answer, citations, warnings: [], selection: { totalTokens: 0, sources: [] } } };
+      yield { type: 'done', response: { answer, citations: citations.map((citation) => ({ ...citation, library: 'docs', version: 'latest' })), warnings: [], selection: { totalTokens: 0, sources: [] } } };
     },
   };
 }

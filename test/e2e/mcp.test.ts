@@ -66,16 +66,16 @@ afterAll(async () => {
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
   const client = () => clients[transport];
 
-  it('lists the five tools, each taking maxTokens', async () => {
+  it('lists the tools, each taking maxTokens', async () => {
     const { tools } = await client().listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_page', 'list_sources', 'search_docs']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_docs', 'get_page', 'index_docs', 'jobs', 'list_sources', 'resolve_library', 'search_docs']);
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('maxTokens');
   });
 
   it('declares the field each tool needs, and describes every field with examples', async () => {
     const { tools } = await client().listTools();
     const required = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema.required ?? []]));
-    expect(required).toEqual({ search_docs: ['query'], ask_docs: ['question'], get_page: ['url'], find_web_docs: ['query'], list_sources: [] });
+    expect(required).toEqual({ search_docs: ['query'], ask_docs: ['question'], get_page: ['url'], find_web_docs: ['query'], list_sources: [], resolve_library: ['libraryName'], get_docs: ['library'], index_docs: ['url'], jobs: [] });
     for (const tool of tools) {
       expect(tool.description?.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema['examples'], tool.name).toEqual(expect.any(Array));
@@ -85,10 +85,11 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     expect((search?.inputSchema.properties?.['query'] as { examples?: unknown[] }).examples?.length).toBeGreaterThan(0);
   });
 
-  it('annotates every tool as read-only, and only find_web_docs as reaching the open world', async () => {
+  it('annotates every tool but index_docs as read-only, and only find_web_docs and index_docs as reaching the open world', async () => {
     const { tools } = await client().listTools();
     for (const tool of tools) {
-      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: tool.name === 'find_web_docs' });
+      const indexing = tool.name === 'index_docs';
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: !indexing, destructiveHint: false, openWorldHint: tool.name === 'find_web_docs' || indexing });
       expect(tool.annotations?.title, tool.name).toBe(tool.title);
     }
   });

@@ -139,7 +139,7 @@ describe('the installed citedocs command', () => {
     await client.connect(new StdioClientTransport({ command: citedocs, args: ['mcp', '--db', db], cwd: work, env: cleanEnv as Record<string, string>, stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_page', 'list_sources', 'search_docs']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_docs', 'find_web_docs', 'get_docs', 'get_page', 'index_docs', 'jobs', 'list_sources', 'resolve_library', 'search_docs']);
       const result = await client.callTool({ name: 'search_docs', arguments: { query: 'drop a table', maxTokens: 300 } });
       expect((result.structuredContent as { results: { url: string }[] }).results[0]?.url).toMatch(/^https:\/\/docs\.example\/docs\//);
     } finally {

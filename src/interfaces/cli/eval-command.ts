@@ -16,6 +16,8 @@ export interface EvalFlags {
   site?: string;
   baseline?: string;
   saveBaseline?: string;
+  library?: string;
+  version?: string;
   /** Also ask every question and score what the answer cites (needs --questions). */
   answers?: boolean;
 }
@@ -56,7 +58,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
       const site = flags.site as string;
       if (engine.countPagesUnder(site) === 0) {
         log(`crawling ${site}…`);
-        const crawled = await engine.ingest(site);
+        const crawled = await engine.ingest(site, scopeOf(flags));
         ingest = { seconds: round((performance.now() - started) / 1000), pages: crawled.pages, chunks: crawled.chunks };
       }
       // An index crawled before may lack the vectors of the embedder asked for.
@@ -65,7 +67,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
         if (embedded.embedded > 0) log(`embedded ${plural(embedded.embedded, 'passage')} with ${embedded.model}`);
       }
       log(`running ${plural(questions.length, 'question')}…`);
-      report = await evaluateQuestions(engine, questions, site, flags.questions as string);
+      report = await evaluateQuestions(engine, questions, site, flags.questions as string, scopeOf(flags));
       if (flags.answers === true) {
         log(`answering ${questions.length} questions…`);
         const answers = await evaluateAnswers(engine, questions, site);
@@ -111,4 +113,8 @@ export function formatEval(output: EvalOutput): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+function scopeOf(flags: EvalFlags): { library?: string; version?: string } {
+  return { ...(flags.library === undefined ? {} : { library: flags.library }), ...(flags.version === undefined ? {} : { version: flags.version }) };
 }

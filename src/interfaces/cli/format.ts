@@ -45,6 +45,7 @@ export function formatIngest(report: IngestReport, stats: IndexStats | undefined
   const lines = [
     `${verb} ${plural(report.pages, 'page')} (${report.added} added, ${report.changed} changed, ${report.unchanged} unchanged, ${report.removed} removed; ${plural(report.fetched, 'body', 'bodies')} fetched), ${plural(report.chunks, 'chunk')}.`,
   ];
+  if (report.library !== undefined) lines.push(`Stored as ${report.library}@${report.version ?? 'latest'} (citedocs sources lists every library and version).`);
   if (report.stoppedBy !== undefined) lines.push(formatStoppedBy(report.stoppedBy));
   if (report.duplicates > 0) lines.push(report.duplicates === 1 ? '1 page repeats the content of another page and is kept as its alias.' : `${report.duplicates} pages repeat the content of another page and are kept as its aliases.`);
   // With a limit's notice, that notice says what is left and how to go on.

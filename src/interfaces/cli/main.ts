@@ -15,6 +15,7 @@ import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
+import { registerCatalogCommands } from './catalog-commands.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -45,6 +46,13 @@ interface IngestFlags {
   allowHost: string[];
   allowPrivateHosts?: boolean;
   render?: boolean;
+  library?: string;
+  version?: string;
+}
+
+interface ScopeFlags {
+  library?: string;
+  version?: string;
 }
 
 /** search and ask: the budget of the selection (the JSON field keeps its name, maxPages). */
@@ -56,7 +64,7 @@ interface SelectionFlags {
   explain?: boolean;
 }
 
-interface CommonOptions {
+export interface CommonOptions {
   db?: string;
   embedder?: string;
   config?: string;
@@ -83,6 +91,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const program = new Command('citedocs')
     .description('Answers questions from documentation with passages that fit a token budget and links that exist.')
     .version(PACKAGE_VERSION, '-V, --version', 'print the version of citedocs')
+    // `citedocs --version` prints citedocs' version; after a command, --version is that command's (ingest, search, ask, eval: a library's version).
+    .enablePositionalOptions()
     .exitOverride()
     // With --json, commander's own messages give way to the JSON error printed below.
     .configureOutput({
@@ -125,6 +135,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .command('ingest')
       .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index; run again to update it')
       .argument('<source>', 'start URL or folder')
+      .option('--library <name>', 'the library these docs are of (default: the name it was ingested under, else one from the host or the start page title)')
+      .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else latest)')
       .option('--max-requests <n>', 'stop after this many requests (files, for a folder); the next run continues', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-requests', positiveInteger))
       .option('--max-depth <n>', 'follow links at most this many steps from the start page', nonNegativeInteger)
@@ -145,6 +157,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     try {
       const reporter = progressReporter(io, options);
       const report = await engine.ingest(source, {
+        ...given({ library: options.library, version: options.version }),
         ...(maxRequests === undefined ? {} : { maxPages: maxRequests }),
         ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
@@ -183,11 +196,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-tokens <n>', 'token budget of all passages together', positiveInteger)
       .option('--max-selected <n>', 'distinct pages the passages may come from', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
-      .option('--explain', 'show how each score was made, and why each other candidate was left out'),
-  )).action(async (words: string[], options: CommonOptions & SelectionFlags & { limit?: number }) => {
+      .option('--explain', 'show how each score was made, and why each other candidate was left out')
+      .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
+      .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number }) => {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, warn);
     // The schema the HTTP API and MCP check the same request with.
-    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true });
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
@@ -206,10 +221,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-tokens <n>', 'token budget of the sources the answer is drawn from', positiveInteger)
       .option('--max-selected <n>', 'distinct pages the sources may come from', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
-      .option('--explain', 'also show the sources selected and why each other candidate was left out'),
-  )).action(async (words: string[], options: CommonOptions & SelectionFlags) => {
+      .option('--explain', 'also show the sources selected and why each other candidate was left out')
+      .option('--library <name>', 'answer only from this library (citedocs sources lists them)')
+      .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags) => {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'ask', old: '--max-pages', replacement: '--max-selected' }, warn);
-    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages, explain: options.explain === true });
+    const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const askOptions = { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) };
@@ -285,6 +302,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--site <url>', 'the site the gold paths of --questions are relative to (crawled unless --db already holds it)')
       .option('--baseline <file.json>', 'compare with a saved run')
       .option('--save-baseline <file.json>', 'save this run, with its configuration and per-query results')
+      .option('--library <name>', 'search only this library (and crawl --site as this library when the index lacks it)')
+      .option('--version <version>', 'search only this version: exact, a range or latest')
       .option('--answers', 'with --questions: also answer each question and report how often the answer cites a gold section (answerCitesGold) and the top search result (answerCitesTop1), beside searchGoldAt1'),
   )).action(async (options: CommonOptions & EvalFlags) => {
     const dbPath = options.db ?? io.env['CITEDOCS_DB'];
@@ -305,6 +324,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   });
 
   registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
+  registerCatalogCommands(program, io, { withCommon, engineFor, print });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
 
   const verbose = argv.includes('--verbose') || argv.includes('-v');

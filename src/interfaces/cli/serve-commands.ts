@@ -65,19 +65,21 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
           .command('mcp')
           .description('serve the index to agents over MCP: stdio by default, streamable HTTP at /mcp with --port')
           .option('--port <n>', 'serve MCP over HTTP on this port instead of stdio', port)
-          .option('--host <address>', 'address to bind with --port', '127.0.0.1'),
+          .option('--host <address>', 'address to bind with --port', '127.0.0.1')
+          .option('--allow-indexing', 'let agents index documentation sites (index_docs runs background crawl jobs)'),
       ),
     )
     .option('--api-key <key>', 'with --port: require this bearer token (repeatable)', collect, [])
     .option('--allowed-hosts <hosts>', `with --port: ${ALLOWED_HOSTS_HELP}`, collectList, [])
     .option('--allowed-origins <origins>', `with --port: ${ALLOWED_ORIGINS_HELP}`, collectList, [])
-    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number }) => {
+    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number; allowIndexing?: boolean }) => {
       if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], example: [], timeout: 60_000 }, 'mcp');
       const engine = kit.engineFor(options);
       try {
-        engine.stats();
+        // A server that may index starts on an empty index; one that may not needs an index now.
+        if (options.allowIndexing !== true) engine.stats();
         const { runMcpOverStdio } = await import('../mcp/transports.js');
-        await runMcpOverStdio(engine);
+        await runMcpOverStdio(engine, {}, { allowIndexing: options.allowIndexing === true });
       } finally {
         await engine.close();
       }

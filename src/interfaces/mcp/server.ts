@@ -10,6 +10,7 @@ import { loadTokenizer } from '../../tokenize/tokenizer.js';
 import { askRequest, describeIssues, given, listSourcesRequest, searchRequest, webRequest } from '../requests.js';
 import { fitBlocks } from './fit.js';
 import { readPage } from './page-tool.js';
+import { type CatalogToolOptions, registerCatalogTools } from './catalog-tools.js';
 import {
   ANNOTATIONS,
   askInput,
@@ -46,7 +47,7 @@ type ToolOutput<Schema extends z.ZodType> = { text: string; structured: z.output
  * naming the field, so the agent can correct its call. A cancelled call stops its work: the
  * request's abort signal reaches the engine (and its LLM calls).
  */
-export function createMcpServer(engine: Engine): McpServer {
+export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}): McpServer {
   const server = new McpServer({ name: 'citedocs', version: PACKAGE_VERSION }, { instructions: SERVER_INSTRUCTIONS });
   const tokens = () => tokenizerOf(engine);
 
@@ -81,10 +82,10 @@ export function createMcpServer(engine: Engine): McpServer {
     tool(searchRequest, searchOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.search;
       const response = await engine.search(query, { ...given(rest), maxTokens: budget, ...withSignal(signal) });
-      const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')}\n${result.url}\n\n${result.text}`);
+      const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`);
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
       const fitted = blocks.length === 0 ? fitBlocks(`Nothing in the index matches "${query}".${warnings}`, [], budget, tokenizer) : fitBlocks(`Passages for "${query}" (best first):`, blocks, budget, tokenizer);
-      const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
+      const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, library: result.library, version: result.version, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
       return { text: fitted.text, structured: { query, results, omitted: response.results.length - results.length, warnings: response.warnings } };
     }),
   );
@@ -158,11 +159,12 @@ export function createMcpServer(engine: Engine): McpServer {
       const sources = engine.listSources();
       const totalPages = sources.reduce((sum, source) => sum + source.pages, 0);
       const header = `The index holds ${plural(totalPages, 'page')} in ${plural(sources.length, 'documentation set')}:`;
-      const fitted = fitBlocks(header, sources.map((source) => `- ${source.url} (${plural(source.pages, 'page')})`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n');
-      const kept = sources.slice(0, fitted.kept).map(({ url, pages }) => ({ url, pages }));
+      const fitted = fitBlocks(header, sources.map((source) => `- ${source.url} (${plural(source.pages, 'page')}) — ${source.library}@${source.version}`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n');
+      const kept = sources.slice(0, fitted.kept).map(({ url, pages, library, version }) => ({ url, pages, library, version }));
       return { text: fitted.text, structured: { totalPages, sources: kept, omitted: sources.length - kept.length } };
     }),
   );
+  registerCatalogTools(server, engine, tokens, options);
   return server;
 }
 

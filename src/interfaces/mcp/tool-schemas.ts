@@ -34,6 +34,8 @@ export const searchInput = z
     maxTokens: maxTokens('all passages together', DEFAULT_TOKENS.search, 2000),
     maxPages: searchFields.maxPages.meta({ examples: [3] }),
     explain: searchFields.explain,
+    library: searchFields.library.meta({ examples: ['pytest'] }),
+    version: searchFields.version.meta({ examples: ['8.x', 'latest'] }),
   })
   .meta({ required: ['query'], examples: [{ query: 'Array.prototype.flatMap', maxTokens: 2000 }, { query: 'how do I create an index without locking writes', limit: 3 }] });
 
@@ -43,6 +45,8 @@ export const askInput = z
     maxTokens: maxTokens('the answer with its list of sources', DEFAULT_TOKENS.ask, 1000),
     maxPages: askFields.maxPages.meta({ examples: [3] }),
     explain: askFields.explain,
+    library: askFields.library,
+    version: askFields.version,
   })
   .meta({ required: ['question'], examples: [{ question: 'how do I keep the answer inside a token budget', maxTokens: 1000 }] });
 
@@ -82,6 +86,8 @@ export const searchOutput = z.object({
       z.object({
         n: z.number().int().describe('the number of the passage in the text, [n]'),
         url: z.string().describe('the page URL with the #anchor of the section: pass it to get_page to read on'),
+        library: z.string().optional().describe('the library of the page'),
+        version: z.string().optional().describe('its version'),
         title: z.string(),
         headingPath: z.array(z.string()),
         text: z.string(),
@@ -113,7 +119,14 @@ export const getPageOutput = z.object({
 
 export const listSourcesOutput = z.object({
   totalPages: z.number().int(),
-  sources: z.array(z.object({ url: z.string().describe('the folder the pages of this documentation set share'), pages: z.number().int() })),
+  sources: z.array(
+    z.object({
+      url: z.string().describe('the URL this documentation set was read from'),
+      pages: z.number().int(),
+      library: z.string().optional().describe('its library (pass it to search_docs or get_docs)'),
+      version: z.string().optional(),
+    }),
+  ),
   omitted: z.number().int().describe('sources left out to stay within maxTokens'),
 });
 

@@ -3,10 +3,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { createMcpServer } from './server.js';
+import type { CatalogToolOptions } from './catalog-tools.js';
 
 /** Serves MCP over this process's stdin/stdout until the client closes stdin. */
-export async function runMcpOverStdio(engine: Engine, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<void> {
-  const server = createMcpServer(engine);
+export async function runMcpOverStdio(engine: Engine, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}, options: CatalogToolOptions = {}): Promise<void> {
+  const server = createMcpServer(engine, options);
   const transport = new StdioServerTransport(streams.stdin as NodeJS.ReadStream | undefined, streams.stdout as NodeJS.WriteStream | undefined);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -21,8 +22,8 @@ export async function runMcpOverStdio(engine: Engine, streams: { stdin?: NodeJS.
  * Answers one streamable-HTTP MCP request, statelessly: each request gets its own server and
  * transport (the tools keep no session state), so any number of clients can call at once.
  */
-export async function handleMcpHttpRequest(engine: Engine, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-  const server = createMcpServer(engine);
+export async function handleMcpHttpRequest(engine: Engine, request: IncomingMessage, response: ServerResponse, body: unknown, options: CatalogToolOptions = {}): Promise<void> {
+  const server = createMcpServer(engine, options);
   const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
   response.once('close', () => {
     void transport.close();

@@ -27,18 +27,17 @@ describe('crawl runs: how the last ingest of each source ended', () => {
     store.close();
   });
 
-  it('keeps an index of the previous schema searchable read-only, its runs read from finished_at, and upgrades it on write', () => {
+  it('asks for an ingest to upgrade an index of schema 5 read-only (it has no sources), and upgrades it on write, its runs read from finished_at', () => {
     const path = dbPath();
     const store = createSqliteStore(path, 'write');
     store.crawlState.openRun('https://d.example/docs/', '{}', '2026-01-01T00:00:00.000Z');
     store.close();
     const raw = new Database(path);
-    raw.exec('ALTER TABLE crawl_runs DROP COLUMN outcome; ALTER TABLE crawl_runs DROP COLUMN ended_at; ALTER TABLE crawl_runs DROP COLUMN detail; PRAGMA user_version = 5;');
+    raw.exec('DROP INDEX pages_by_source; ALTER TABLE pages DROP COLUMN source_id; DROP TABLE sources; DROP TABLE jobs; ALTER TABLE crawl_runs DROP COLUMN outcome; ALTER TABLE crawl_runs DROP COLUMN ended_at; ALTER TABLE crawl_runs DROP COLUMN detail; PRAGMA user_version = 5;');
     raw.close();
-    const reader = createSqliteStore(path, 'read');
-    expect(reader.stats().ingests).toEqual([{ source: 'https://d.example/docs/', startedAt: '2026-01-01T00:00:00.000Z', outcome: 'running', complete: false }]);
-    reader.close();
+    expect(() => createSqliteStore(path, 'read')).toThrow(/older index format \(schema 5\)\. Run `citedocs ingest` once/);
     const writer = createSqliteStore(path, 'write');
+    expect(writer.stats().ingests).toEqual([{ source: 'https://d.example/docs/', startedAt: '2026-01-01T00:00:00.000Z', outcome: 'running', complete: false }]);
     writer.crawlState.recordOutcome('https://d.example/docs/', { outcome: 'interrupted', endedAt: '2026-01-01T00:02:00.000Z' });
     expect(writer.crawlState.latestRuns()[0]).toMatchObject({ outcome: 'interrupted', complete: false });
     writer.close();

@@ -1,8 +1,8 @@
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 6;
-/** Read-only opens accept this and newer schemas: 6 only added columns that readers do without. */
-export const OLDEST_READABLE_SCHEMA = 5;
+export const SCHEMA_VERSION = 7;
+/** Read-only opens accept this and newer schemas: 7 added the sources every search is scoped by. */
+export const OLDEST_READABLE_SCHEMA = 7;
 
 /** How the last ingest session of a run ended: running (or killed), complete, limited, stopped, interrupted; detail is JSON (stoppedBy, reason). */
 const RUN_OUTCOME_COLUMNS = ['outcome TEXT', 'ended_at TEXT', 'detail TEXT'];
@@ -22,8 +22,39 @@ CREATE TABLE IF NOT EXISTS lexical_docs (
 );
 `;
 
+/**
+ * The catalog (schema 7): a source is one library at one version, pages belong to one source,
+ * and background ingest jobs are recorded so any process can list them.
+ */
+const CATALOG_TABLES = `
+CREATE TABLE sources (
+  id INTEGER PRIMARY KEY,
+  library TEXT NOT NULL,
+  version TEXT NOT NULL,
+  root_url TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  -- the ingest options a refresh repeats (JSON)
+  settings TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  last_crawl TEXT,
+  UNIQUE (library, version)
+);
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY,
+  library TEXT NOT NULL,
+  version TEXT NOT NULL,
+  url TEXT NOT NULL,
+  state TEXT NOT NULL,
+  progress TEXT NOT NULL DEFAULT '{}',
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  error TEXT
+);
+`;
+
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${CATALOG_TABLES}
 
 CREATE TABLE pages (
   id INTEGER PRIMARY KEY,
@@ -39,8 +70,10 @@ CREATE TABLE pages (
   source TEXT NOT NULL,
   source_path TEXT,
   links TEXT NOT NULL DEFAULT '[]',
-  chunking TEXT
+  chunking TEXT,
+  source_id INTEGER REFERENCES sources(id)
 );
+CREATE INDEX pages_by_source ON pages(source_id);
 
 CREATE TABLE anchors (
   page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
@@ -118,4 +151,23 @@ DROP TABLE IF EXISTS chunks_fts;
 ${LEXICAL_TABLES}`,
   // An ingest that a limit ended early is recorded, so stats and sources can say so.
   5: RUN_OUTCOME_COLUMNS.map((column) => `ALTER TABLE crawl_runs ADD COLUMN ${column};`).join('\n'),
+  // The catalog: the pages already stored become one source per origin (named by its host,
+  // version latest); \`citedocs ingest --library --version\` names them properly later.
+  6: `
+${CATALOG_TABLES}
+ALTER TABLE pages ADD COLUMN source_id INTEGER REFERENCES sources(id);
+CREATE INDEX pages_by_source ON pages(source_id);
+WITH origins AS (
+  SELECT DISTINCT
+    CASE WHEN instr(url, '://') = 0 THEN url ELSE substr(url, 1, instr(url, '://') + 2) ||
+      substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1) END AS origin,
+    source AS kind
+  FROM pages
+)
+INSERT OR IGNORE INTO sources (library, version, root_url, kind, created_at)
+  SELECT CASE WHEN origin LIKE 'file:%' THEN 'local' ELSE replace(substr(origin, instr(origin, '://') + 3), ':', '-') END,
+         'latest', origin || '/', kind, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  FROM origins GROUP BY origin;
+UPDATE pages SET source_id = (SELECT s.id FROM sources s WHERE substr(pages.url, 1, length(s.root_url)) = s.root_url ORDER BY length(s.root_url) DESC LIMIT 1);
+`,
 };

@@ -102,13 +102,16 @@ describe('SQLite store', () => {
     store.close();
     const raw = new Database(path);
     raw.exec(
-      'DROP TABLE page_aliases; ALTER TABLE pages DROP COLUMN chunking; ALTER TABLE crawl_runs DROP COLUMN outcome; ALTER TABLE crawl_runs DROP COLUMN ended_at; ALTER TABLE crawl_runs DROP COLUMN detail; PRAGMA user_version = 2;',
+      'DROP INDEX pages_by_source; ALTER TABLE pages DROP COLUMN source_id; DROP TABLE sources; DROP TABLE jobs; DROP TABLE page_aliases; ALTER TABLE pages DROP COLUMN chunking; ALTER TABLE crawl_runs DROP COLUMN outcome; ALTER TABLE crawl_runs DROP COLUMN ended_at; ALTER TABLE crawl_runs DROP COLUMN detail; PRAGMA user_version = 2;',
     );
     raw.close();
     expect(() => createSqliteStore(path, 'read')).toThrow(/older index format \(schema 2\)/);
     const upgraded = createSqliteStore(path, 'write');
     expect(upgraded.searchText({ text: 'kept', limit: 5, ranking })).toHaveLength(1);
     expect(upgraded.resolvePageUrl('https://d.example/none')).toBeUndefined();
+    // Its pages become one source named by their host, at version latest.
+    expect(upgraded.catalog.listSources()).toEqual([expect.objectContaining({ library: 'd.example', version: 'latest', rootUrl: 'https://d.example/', pages: 1, passages: 1 })]);
+    expect(upgraded.catalog.sourceLabels(['https://d.example/p.html']).get('https://d.example/p.html')).toEqual({ library: 'd.example', version: 'latest' });
     upgraded.close();
   });
 

@@ -5,6 +5,7 @@ import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import type { Chunk, Heading, Page } from '../../core/types.js';
 import type { CrawlStateStore, Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
 import { load as loadSqliteVec } from 'sqlite-vec';
+import { createCatalogStore } from './catalog-store.js';
 import { createCrawlState } from './crawl-state.js';
 import { guardStore } from './sqlite-errors.js';
 import { createLexicalIndexStore } from './lexical-index.js';
@@ -30,6 +31,9 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   const lexical = createLexicalIndexStore(database, prepare, mode === 'write');
   const lexicalSearch = createLexicalSearch(prepare, () => lexical.segment());
   const crawlState = createCrawlState(database, path);
+  const catalog = createCatalogStore(prepare, () => {
+    if (mode !== 'write') throw new StoreError(`${path} is open read-only.`, path);
+  });
 
   const deletePage = (pageId: number) => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
@@ -46,10 +50,13 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     return true;
   });
 
-  const upsert = database.transaction((page: Page, chunks: readonly Chunk[], rechunked: boolean): UpsertOutcome => {
+  const upsert = database.transaction((page: Page, chunks: readonly Chunk[], rechunked: boolean, sourceId: number | undefined): UpsertOutcome => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
-    const existing = statements.findPage.get(page.url) as { id: number; content_hash: string } | undefined;
-    if (existing?.content_hash === page.contentHash && !rechunked) {
+    const existing = statements.findPage.get(page.url) as { id: number; content_hash: string; source_id: number | null } | undefined;
+    // A page that moves to another source (re-ingested under another library or version) is rewritten whole,
+    // so the scoped views of the lexical index, built from chunk rows, see the move.
+    const moved = existing !== undefined && sourceId !== undefined && existing.source_id !== sourceId;
+    if (existing?.content_hash === page.contentHash && !rechunked && !moved) {
       statements.refreshPage.run(page.fetchedAt, page.etag ?? null, page.lastModified ?? null, JSON.stringify(page.links ?? []), existing.id);
       for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, existing.id);
       return 'unchanged';
@@ -59,6 +66,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       statements.insertPage.run(
         page.url, page.canonicalUrl, page.title, page.markdown, JSON.stringify(page.headings), page.contentHash,
         page.etag ?? null, page.lastModified ?? null, page.fetchedAt, page.source, page.sourcePath ?? null, JSON.stringify(page.links ?? []), page.chunking ?? null,
+        sourceId ?? existing?.source_id ?? null,
       ).lastInsertRowid,
     );
     // The anchor map holds the ids the page really has (extraction lists every one), never a
@@ -79,9 +87,9 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
 
   return {
     path,
-    upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true)),
+    upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true, options?.sourceId)),
     searchText: (query) => guard(() => lexicalSearch.search(query)),
-    termStats: (words) => guard(() => lexicalSearch.termStats(words)),
+    termStats: (words, sourceIds) => guard(() => lexicalSearch.termStats(words, sourceIds)),
     refreshTextIndex: () => guard(() => lexical.refresh()),
     getPage: (url) => guard(() => getPage(prepare, url)),
     resolvePageUrl: (url) =>
@@ -110,6 +118,18 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
             .all(prefix, prefix, source ?? null, source ?? null) as string[],
       ),
     crawlState,
+    catalog: {
+      upsertSource: (input) => guard(() => catalog.upsertSource(input)),
+      renameSource: (id, library) => guard(() => catalog.renameSource(id, library)),
+      recordCrawl: (id, endedAt) => guard(() => catalog.recordCrawl(id, endedAt)),
+      listSources: () => guard(() => catalog.listSources()),
+      sourceLabels: (urls) => guard(() => catalog.sourceLabels(urls)),
+      pageUrlsOfSource: (id) => guard(() => catalog.pageUrlsOfSource(id)),
+      deleteSource: (id) => guard(() => catalog.deleteSource(id)),
+      startJob: (job) => guard(() => catalog.startJob(job)),
+      updateJob: (id, update) => guard(() => catalog.updateJob(id, update)),
+      listJobs: () => guard(() => catalog.listJobs()),
+    },
     vectors: createSqliteVectorStore(database, prepare, path, mode === 'write'),
     chunksOf: (url) =>
       guard(() =>
@@ -135,7 +155,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
 
 function prepareWrites(prepare: (sql: string) => Database.Statement) {
   return {
-    findPage: prepare('SELECT id, content_hash FROM pages WHERE url = ?'),
+    findPage: prepare('SELECT id, content_hash, source_id FROM pages WHERE url = ?'),
     refreshPage: prepare('UPDATE pages SET fetched_at = ?, etag = ?, last_modified = ?, links = ? WHERE id = ?'),
     confirmPage: prepare('UPDATE pages SET fetched_at = ? WHERE url = ? RETURNING (SELECT count(*) FROM chunks c WHERE c.page_id = pages.id) AS chunks'),
     deleteChunks: prepare('DELETE FROM chunks WHERE page_id = ?'),
@@ -143,8 +163,8 @@ function prepareWrites(prepare: (sql: string) => Database.Statement) {
     deleteAliases: prepare('DELETE FROM page_aliases WHERE page_id = ?'),
     deletePage: prepare('DELETE FROM pages WHERE id = ?'),
     insertPage: prepare(
-      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links, chunking)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links, chunking, source_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertAnchor: prepare('INSERT OR IGNORE INTO anchors (page_id, anchor) VALUES (?, ?)'),
     insertAlias: prepare('INSERT OR REPLACE INTO page_aliases (alias, page_id) VALUES (?, ?)'),

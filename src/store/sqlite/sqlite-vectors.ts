@@ -146,8 +146,15 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
     searchVectors(query, options): VectorHit[] {
       const modelId = meta(MODEL_KEY);
       if (modelId === undefined || !tableExists('chunk_embeddings')) return [];
-      // Stage 1: the Hamming-nearest codes (a deleted chunk's code is dropped by the join below).
-      const shortlist = hammingShortlist(codes.segment(Number(meta(DIMENSION_KEY))), query, Math.max(options.coarseK, options.limit));
+      // Stage 1: the Hamming-nearest codes (a deleted chunk's code is dropped by the join below);
+      // a scoped search compares every chunk of its sources, so its top-k comes from them alone.
+      const shortlist =
+        options.sourceIds === undefined
+          ? hammingShortlist(codes.segment(Number(meta(DIMENSION_KEY))), query, Math.max(options.coarseK, options.limit))
+          : (prepare(
+              `SELECT e.chunk_id FROM chunk_embeddings e JOIN chunks c ON c.id = e.chunk_id JOIN pages p ON p.id = c.page_id
+                WHERE p.source_id IN (SELECT value FROM json_each(?))`,
+            ).pluck().all(JSON.stringify(options.sourceIds)) as number[]);
       if (shortlist.length === 0) return [];
       // Stage 2: exact cosine on the float vectors of those candidates; then the winners' rows.
       const scored = (

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { libraryNameFromHost, libraryNameFromTitle, versionFromUrl } from './names.js';
+import { librariesNamedIn } from './routing.js';
+
+describe('default library names and versions', () => {
+  it.each([
+    ['https://docs.pytest.org/en/stable/', 'pytest'],
+    ['https://www.libssh.org/documentation/', 'libssh'],
+    ['https://django.readthedocs.io/en/5.2/', 'django'],
+    ['http://127.0.0.1:8801/', undefined],
+    ['http://localhost:3000/docs/', undefined],
+  ])('names %s by its host: %s', (url, expected) => {
+    expect(libraryNameFromHost(url)).toBe(expected);
+  });
+
+  it.each([
+    ['pytest documentation', 'pytest'],
+    ['libssh: The SSH Library', 'libssh'],
+    ['Gnuplot 5.4 Manual', 'gnuplot'],
+  ])('names a site on an address by its title %s: %s', (title, expected) => {
+    expect(libraryNameFromTitle(title)).toBe(expected);
+  });
+
+  it.each([
+    ['https://docs.djangoproject.com/en/5.2/', '5.2'],
+    ['https://example.com/v4/guide/', '4'],
+    ['https://www.postgresql.org/docs/15/index.html', '15'],
+    ['https://example.com/docs/', undefined],
+  ])('sniffs the version of %s: %s', (url, expected) => {
+    expect(versionFromUrl(url)).toBe(expected);
+  });
+});
+
+describe('libraries a question names', () => {
+  it('finds a library named by a whole word, in any case, and no library named inside another word', () => {
+    expect(librariesNamedIn('Pytest fixture teardown', ['pytest', 'libssh'])).toEqual(['pytest']);
+    expect(librariesNamedIn('how does node postgres pool', ['node-postgres', 'pytest'])).toEqual(['node-postgres']);
+    expect(librariesNamedIn('pytesting is fun', ['pytest'])).toEqual([]);
+    expect(librariesNamedIn('plot a graph', ['gnuplot'])).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Library names and versions as an ingest defaults them: a name from the site's host (or its
+ * start page's title when the host says nothing, like 127.0.0.1), a version from the URL path
+ * (`/docs/5.2/`, `/v4/`, `/15/`), else `latest`.
+ */
+
+/** The spelling names are compared in: lower case, `-`, `_`, `.` and spaces all one `-`. */
+export function normaliseLibraryName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s._-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+const GENERIC_HOST_WORDS = new Set(['www', 'docs', 'doc', 'documentation', 'api', 'developer', 'developers', 'dev', 'wiki', 'help', 'learn', 'manual', 'readthedocs', 'io', 'org', 'com', 'net', 'dev', 'en']);
+
+/** `docs.pytest.org` → pytest, `libssh.org` → libssh; undefined for an address or localhost (nothing to name it by). */
+export function libraryNameFromHost(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const { hostname, protocol } = new URL(url);
+  if (protocol === 'file:' || hostname === '' || hostname === 'localhost' || /^[\d.]+$/.test(hostname) || hostname.startsWith('[')) return undefined;
+  const labels = hostname.split('.').slice(0, -1).filter((label) => !GENERIC_HOST_WORDS.has(label));
+  const name = labels.at(-1) ?? labels[0];
+  return name === undefined ? undefined : normaliseLibraryName(name);
+}
+
+/** "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" → gnuplot. */
+export function libraryNameFromTitle(title: string): string | undefined {
+  const first = title
+    .split(/\s[-–—|:]\s|:\s|\s\|\s/)[0]
+    ?.replace(/\b(documentation|docs|manual|reference|guide|home|welcome to|the)\b/gi, ' ')
+    .replace(/\bv?\d+(\.\d+)*\b/g, ' ')
+    .trim();
+  if (first === undefined || first === '') return undefined;
+  const words = first.split(/\s+/).slice(0, 3).join(' ');
+  const name = normaliseLibraryName(words);
+  return name === '' ? undefined : name;
+}
+
+/** The last folder of a path (a local folder's name) as a library name. */
+export function libraryNameFromPath(path: string): string | undefined {
+  const parts = path.split(/[\\/]+/).filter((part) => part !== '' && part !== '.' && !/^(docs?|documentation|html|site|build|public)$/i.test(part));
+  const last = parts.at(-1);
+  return last === undefined ? undefined : normaliseLibraryName(last) || undefined;
+}
+
+const VERSION_SEGMENT = /^v?(\d+(?:\.\d+){0,2}|\d+\.x)$/i;
+
+/** A version in the URL's path: `/docs/5.2/` → 5.2, `/v4/` → 4, `/15/` → 15; the last such folder wins. */
+export function versionFromUrl(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const segments = new URL(url).pathname.split('/').slice(0, -1);
+  let found: string | undefined;
+  for (const segment of segments) {
+    const match = VERSION_SEGMENT.exec(segment);
+    if (match?.[1] !== undefined) found = match[1];
+  }
+  return found;
+}

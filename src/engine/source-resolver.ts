@@ -1,0 +1,84 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { libraryNameFromHost, libraryNameFromPath, libraryNameFromTitle, normaliseLibraryName, versionFromUrl } from '../catalog/names.js';
+import { UsageError } from '../core/errors.js';
+import type { Page } from '../core/types.js';
+import type { SourceInput, Store, StoredSource } from '../store/store.js';
+
+export interface SourceRequest {
+  /** The crawl's start URL, or the URL a folder (a git tag's docs) is published under. */
+  rootUrl: string;
+  kind: SourceInput['kind'];
+  /** For a folder: its path, a name of last resort. */
+  path?: string;
+  library?: string;
+  version?: string;
+  /** The ingest options a refresh repeats. */
+  settings: Record<string, unknown>;
+  now: () => Date;
+}
+
+/** Decides, on the first page an ingest stores, which source (library@version) its pages belong to. */
+export interface SourceResolver {
+  /** The source's id, created or found on the first call. */
+  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url'>): number;
+  /** The source once resolved. */
+  resolved(): StoredSource | undefined;
+  /** Whether a stored page is this ingest's to revalidate or remove: never another source's. */
+  owns(store: Store, url: string): boolean;
+}
+
+/** The URL a folder's pages are published under, as ingest computes it. */
+export function folderRootUrl(input: string, baseUrl: string | undefined): string {
+  return baseUrl ?? pathToFileURL(resolve(input)).href.replace(/\/?$/, '/');
+}
+
+export function assertLibraryName(library: string | undefined, version: string | undefined): void {
+  if (library !== undefined && normaliseLibraryName(library) === '') throw new UsageError(`--library "${library}" has no letters or digits. Give a name like pytest or django.`);
+  if (version !== undefined && (version.trim() === '' || /[\s@]/.test(version.trim()))) throw new UsageError(`--version "${version}" is not a version. Give one like 5.2, v4 or latest (no spaces, no @).`);
+}
+
+/**
+ * Names the source of an ingest: the library and version given; else those of the source
+ * already read from this root URL (a re-ingest keeps its names); else a library named by the
+ * host (or the first page's title when the host is an address, or the folder's name) at the
+ * version in the URL path, else `latest`. A derived name another root URL already uses gets a
+ * suffix (`-2`), so two sites never merge unless the user names them the same.
+ */
+export function sourceResolver(request: SourceRequest): SourceResolver {
+  assertLibraryName(request.library, request.version);
+  let source: StoredSource | undefined;
+  const existingByRoot = (store: Store) => store.catalog.listSources().find((candidate) => candidate.rootUrl === request.rootUrl && candidate.kind === request.kind);
+  return {
+    idFor(store, firstPage) {
+      if (source !== undefined) return source.id;
+      const sources = store.catalog.listSources();
+      const previous = request.library === undefined && request.version === undefined ? existingByRoot(store) : undefined;
+      let library = request.library?.trim() ?? previous?.library;
+      const version = request.version?.trim().replace(/^v(?=\d)/i, '') ?? previous?.version ?? versionFromUrl(request.rootUrl) ?? 'latest';
+      if (library === undefined) {
+        const derived = libraryNameFromHost(request.rootUrl) ?? libraryNameFromTitle(firstPage.title) ?? (request.path === undefined ? undefined : libraryNameFromPath(request.path)) ?? 'docs';
+        library = derived;
+        for (let suffix = 2; sources.some((other) => other.library === library && other.version === version && other.rootUrl !== request.rootUrl); suffix += 1) library = `${derived}-${suffix}`;
+      }
+      source = store.catalog.upsertSource({ library, version, rootUrl: request.rootUrl, kind: request.kind, settings: request.settings, createdAt: request.now().toISOString() });
+      return source.id;
+    },
+    resolved: () => source,
+    owns(store, url) {
+      const label = store.catalog.sourceLabels([url]).get(url);
+      if (label === undefined) return true;
+      const mine = source ?? existingByRoot(store);
+      return mine !== undefined && label.library === mine.library && label.version === mine.version;
+    },
+  };
+}
+
+/** Stored pages under a prefix that this ingest may revalidate or remove: never another source's. */
+export function ownedUrlsUnder(dependencies: { existingStore: () => Store | undefined; source?: SourceResolver }, prefix: string, kind: Page['source']): string[] {
+  const store = dependencies.existingStore();
+  if (store === undefined) return [];
+  const urls = store.pageUrlsUnder(prefix, kind);
+  const resolver = dependencies.source;
+  return resolver === undefined ? urls : urls.filter((url) => resolver.owns(store, url));
+}

@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import type { Engine, SourceSummary } from '../../engine/engine-types.js';
+import { formatIngest } from './format.js';
+import type { CliIo, CommonOptions } from './main.js';
+import { progressReporter } from './progress.js';
+
+interface CommandKit {
+  withCommon: (command: Command) => Command;
+  engineFor: (options: CommonOptions) => Engine;
+  print: (options: CommonOptions, json: unknown, human: string) => void;
+}
+
+/** `citedocs sources`, `remove`, `refresh` and `jobs`: the catalog of library versions in one index. */
+export function registerCatalogCommands(program: Command, io: CliIo, kit: CommandKit): void {
+  const { withCommon, engineFor, print } = kit;
+  const withEngine = async <T>(options: CommonOptions, run: (engine: Engine) => Promise<T> | T): Promise<T> => {
+    const engine = engineFor(options);
+    try {
+      return await run(engine);
+    } finally {
+      await engine.close();
+    }
+  };
+
+  withCommon(program.command('sources').description('list the libraries and versions in the index: root URL, pages, passages, last crawl, freshness, complete')).action((options: CommonOptions) =>
+    withEngine(options, (engine) => {
+      const sources = engine.listSources();
+      print(options, sources, formatSources(sources));
+    }),
+  );
+
+  withCommon(
+    program
+      .command('remove')
+      .description('delete one library (every version) or one version of it from the index; the other sources stay as they are')
+      .argument('<library[@version]>', 'e.g. pytest, or pytest@8.1 (citedocs sources lists them)'),
+  ).action((spec: string, options: CommonOptions) =>
+    withEngine(options, async (engine) => {
+      const removed = await engine.removeSources(spec);
+      print(options, removed, removed.map((source) => `Removed ${source.library}@${source.version}: ${source.pages} pages.`).join('\n'));
+    }),
+  );
+
+  withCommon(
+    program
+      .command('refresh')
+      .description('re-read every source (or the one named) as its ingest did: unchanged pages cost a conditional request, changed ones are re-indexed, gone ones removed')
+      .argument('[library[@version]]', 'only this library (every version) or this version'),
+  ).action((spec: string | undefined, options: CommonOptions) =>
+    withEngine(options, async (engine) => {
+      const reporter = progressReporter(io, options);
+      const reports = await engine.refresh(spec, {
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
+      });
+      reporter?.end();
+      print(options, reports, reports.length === 0 ? 'No crawled or folder source to refresh.' : reports.map(({ library, version, url, report }) => `${library}@${version} (${url}):\n  ${formatIngest(report, undefined).split('\n').join('\n  ')}`).join('\n'));
+    }),
+  );
+
+  withCommon(program.command('jobs').description('list the background ingest jobs (started by MCP index_docs), newest first')).action((options: CommonOptions) =>
+    withEngine(options, (engine) => {
+      const jobs = engine.listJobs();
+      const human = jobs.length === 0 ? 'No ingest jobs.' : jobs.map((job) => `#${job.id} ${job.state} ${job.library || '?'}@${job.version || '?'} ${job.url} — ${job.progress.pages ?? 0} pages, started ${job.startedAt}${job.endedAt === undefined ? '' : `, ended ${job.endedAt}`}${job.error === undefined ? '' : `: ${job.error}`}`).join('\n');
+      print(options, jobs, human);
+    }),
+  );
+}
+
+export function formatSources(sources: readonly SourceSummary[]): string {
+  if (sources.length === 0) return 'The index holds no sources yet. Run `citedocs ingest <url|folder> --library NAME --version V`.';
+  const rows = sources.map((source) => [
+    `${source.library}@${source.version}`,
+    source.url,
+    `${source.pages} pages`,
+    `${source.passages} passages`,
+    source.lastCrawl === undefined ? 'never crawled' : `crawled ${source.lastCrawl.slice(0, 16).replace('T', ' ')}`,
+    source.oldestPageAgeDays === undefined ? '' : `oldest page ${source.oldestPageAgeDays} d`,
+    source.complete === false ? 'INCOMPLETE (run citedocs refresh)' : '',
+  ]);
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
+}

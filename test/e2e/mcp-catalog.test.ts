@@ -1,0 +1,77 @@
+/**
+ * The catalog over MCP stdio, against `citedocs mcp` processes: index_docs is refused unless the
+ * server was started with --allow-indexing; with it, a job runs to completion with progress
+ * notifications, is listed by `jobs`, and its library is found by resolve_library and read by get_docs.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { librarySite, writeSite } from '../../src/testing/catalog-sites.js';
+import { runCliCaptured } from '../../src/testing/run-cli.js';
+import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
+
+async function connect(dbPath: string, flags: string[]): Promise<Client> {
+  const client = new Client({ name: 'citedocs-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'mcp', '--db', dbPath, ...flags], cwd: ROOT, stderr: 'pipe' }));
+  return client;
+}
+
+describe('MCP catalog tools over stdio', () => {
+  let site: StaticServer;
+  let dbPath: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    site = await startStaticServer(writeSite(librarySite('Alpha', 4, 'alphaflow')));
+    dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-catalog-')), 'index.db');
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await site.close();
+  });
+
+  it('refuses index_docs unless the server was started with --allow-indexing', async () => {
+    // An index must exist for a server without --allow-indexing.
+    await runCliCaptured(['ingest', `${site.url}topic-0.html`, '--max-pages', '1', '--library', 'seed', '--db', dbPath, '-q'], { cwd: tmpdir() });
+    const client = await connect(dbPath, []);
+    clients.push(client);
+    const refused = await client.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'alpha', version: '1.0' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/--allow-indexing/);
+  }, 60_000);
+
+  it('runs an index_docs job to completion with progress notifications, lists it, then resolves and reads the library', async () => {
+    const client = await connect(dbPath, ['--allow-indexing']);
+    clients.push(client);
+    const progress: string[] = [];
+    const done = await client.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'alpha-lib', version: '1.0', wait: true } }, undefined, {
+      onprogress: (notification) => progress.push(notification.message ?? ''),
+      timeout: 60_000,
+    });
+    expect(done.isError).toBeFalsy();
+    expect(textOf(done)).toMatch(/Job \d+: complete — alpha-lib@1\.0 .*, 5 pages/);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toMatch(/pages stored/);
+    expect(textOf(await client.callTool({ name: 'jobs', arguments: {} }))).toMatch(/complete — alpha-lib@1\.0/);
+    const jobs = await runCliCaptured(['jobs', '--json', '--db', dbPath], { cwd: tmpdir() });
+    expect(JSON.parse(jobs.stdout)).toEqual([expect.objectContaining({ state: 'complete', library: 'alpha-lib', version: '1.0', url: site.url })]);
+
+    for (const typed of ['alpha-lib', 'ALPHA_LIB', 'alpha.lib', 'alphalib', 'alpha-lub']) {
+      expect(textOf(await client.callTool({ name: 'resolve_library', arguments: { libraryName: typed } }))).toMatch(/best first:\n- alpha-lib \(versions: 1\.0; 5 pages/);
+    }
+    const docs = textOf(await client.callTool({ name: 'get_docs', arguments: { library: 'alpha-lib', topic: 'connection timeouts for proxies', maxTokens: 300 } }));
+    expect(docs).toMatch(/^alpha-lib@1\.0 documentation on "connection timeouts for proxies":/);
+    expect(docs).toContain(`${site.url}topic-1.html#connection-timeouts-for-proxies`);
+    const unknown = await client.callTool({ name: 'search_docs', arguments: { query: 'timeouts', library: 'alpha-lib', version: '2.0' } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/alpha-lib has 1\.0/);
+  }, 120_000);
+});
