@@ -1,12 +1,15 @@
+import { SEGMENTED_LEXICAL_MIGRATION, SEGMENTED_LEXICAL_TABLES } from './lexical-tables.js';
+
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 6;
-/** Read-only opens accept this and newer schemas: 6 only added columns that readers do without. */
+export const SCHEMA_VERSION = 7;
+/** Read-only opens accept this and newer schemas: 6 only added columns that readers do without; a reader of a schema before 7 builds its lexical index in memory. */
 export const OLDEST_READABLE_SCHEMA = 5;
 
 /** How the last ingest session of a run ended: running (or killed), complete, limited, stopped, interrupted; detail is JSON (stoppedBy, reason). */
 const RUN_OUTCOME_COLUMNS = ['outcome TEXT', 'ended_at TEXT', 'detail TEXT'];
 
+/** The one-segment lexical index of schemas 4 to 6 (what migration 4 created). */
 const LEXICAL_TABLES = `
 -- The lexical index (BM25F over title, headings, identifiers, code, body): rebuilt from the
 -- chunks after they change (meta chunks_version), one row of postings per term.
@@ -90,7 +93,7 @@ CREATE TABLE frontier (
   PRIMARY KEY (run_id, url)
 );
 
-${LEXICAL_TABLES}`;
+${SEGMENTED_LEXICAL_TABLES}`;
 
 /** Upgrades from each older schema version to the next, applied in order in one transaction. */
 export const MIGRATIONS: Record<number, string> = {
@@ -118,4 +121,6 @@ DROP TABLE IF EXISTS chunks_fts;
 ${LEXICAL_TABLES}`,
   // An ingest that a limit ended early is recorded, so stats and sources can say so.
   5: RUN_OUTCOME_COLUMNS.map((column) => `ALTER TABLE crawl_runs ADD COLUMN ${column};`).join('\n'),
+  // The lexical index in segments (issue 22): its own tables, rebuilt once from the chunks.
+  6: SEGMENTED_LEXICAL_MIGRATION,
 };
