@@ -52,6 +52,8 @@ export interface ScoringIndex {
 interface Scratch {
   scores: Float64Array;
   seen: Uint8Array;
+  /** 1 − b + b × length / mean length per document and field, for the b and means they were computed with. */
+  norms?: { b: number; averages: readonly number[]; values: Float32Array };
 }
 const scratchOf = new WeakMap<ScoringSegment, Scratch>();
 
@@ -131,22 +133,27 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
     return weight * Math.log(1 + (index.documents - df + 0.5) / (df + 0.5));
   });
   const touched = index.segments.map(() => [] as number[]);
-  index.segments.forEach((segment, segmentIndex) => {
-    if (segment.count === 0) return;
+  for (let segmentIndex = 0; segmentIndex < index.segments.length; segmentIndex += 1) {
+    const segment = index.segments[segmentIndex] as ScoringSegment;
+    if (segment.count === 0) continue;
     const { scores, seen } = scratchFor(segment);
-    const { lengths, deleted } = segment;
+    const norms = normsFor(segment, b, averages);
+    const { deleted } = segment;
     const touchedHere = touched[segmentIndex] as number[];
-    terms.forEach((_term, position) => {
+    for (let position = 0; position < terms.length; position += 1) {
       const list = (lists[position] as (PostingList | undefined)[])[segmentIndex];
       const idf = idfs[position] as number;
-      if (list === undefined || frequencies[position] === 0) return;
-      for (let index = 0; index < list.docs.length; index += 1) {
-        const doc = list.docs[index] as number;
+      if (list === undefined || frequencies[position] === 0) continue;
+      const { docs, tfs } = list;
+      for (let index = 0; index < docs.length; index += 1) {
+        const doc = docs[index] as number;
         if (deleted !== undefined && isDeleted(deleted, doc)) continue;
         let weighted = 0;
+        const at = index * FIELD_COUNT;
+        const normAt = doc * FIELD_COUNT;
         for (let field = 0; field < FIELD_COUNT; field += 1) {
-          const tf = list.tfs[index * FIELD_COUNT + field] as number;
-          if (tf !== 0) weighted += ((weights[field] as number) * tf) / norm(lengths, doc, field);
+          const tf = tfs[at + field] as number;
+          if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
         }
         if (weighted === 0) continue;
         const gain = (idf * weighted) / (k1 + weighted);
@@ -157,13 +164,14 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
         }
         scores[doc] = (scores[doc] as number) + gain;
       }
-    });
-  });
+    }
+  }
   // Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS links: on
   // a small site one link is chance, not popularity.
   const priorScale = scaleOf(ranking.linkPrior, index.maxInlinks);
   const pageScale = scaleOf(ranking.pagePrior, index.maxPageInlinks);
-  const priorOf = (segment: ScoringSegment, doc: number) => 1 + priorScale * Math.log1p(segment.inlinks(doc)) + pageScale * Math.log1p(segment.pageInlinks(doc));
+  const priorOf = (segment: ScoringSegment, doc: number) =>
+    1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(segment.inlinks(doc))) + (pageScale === 0 ? 0 : pageScale * Math.log1p(segment.pageInlinks(doc)));
   const best = new TopK(limit);
   index.segments.forEach((segment, segmentIndex) => {
     const touchedHere = touched[segmentIndex] as number[];
@@ -171,7 +179,8 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
     const { scores, seen } = scratchFor(segment);
     for (const doc of touchedHere) {
       seen[doc] = 0;
-      best.offer({ segment: segmentIndex, ordinal: doc, rowId: segment.rowIds[doc] as number, score: (scores[doc] as number) * priorOf(segment, doc) });
+      const score = (scores[doc] as number) * priorOf(segment, doc);
+      if (best.admits(score)) best.offer({ segment: segmentIndex, ordinal: doc, rowId: segment.rowIds[doc] as number, score });
     }
   });
   return best.sorted().map((hit) => {
@@ -209,6 +218,21 @@ function indexOf(sorted: Uint32Array, value: number): number {
   return -1;
 }
 
+/** Norms of a segment's documents: computed once per b and mean lengths (the means change with every commit). */
+function normsFor(segment: ScoringSegment, b: number, averages: readonly number[]): Float32Array {
+  const scratch = scratchFor(segment);
+  const known = scratch.norms;
+  if (known !== undefined && known.b === b && known.averages.length === averages.length && known.averages.every((average, field) => average === averages[field])) return known.values;
+  const values = known?.values.length === segment.lengths.length ? known.values : new Float32Array(segment.lengths.length);
+  const { lengths } = segment;
+  for (let index = 0; index < lengths.length; index += 1) {
+    const average = averages[index % FIELD_COUNT] as number;
+    values[index] = average > 0 ? 1 - b + (b * (lengths[index] as number)) / average : 1;
+  }
+  scratch.norms = { b, averages: [...averages], values };
+  return values;
+}
+
 function scratchFor(segment: ScoringSegment): Scratch {
   let scratch = scratchOf.get(segment);
   if (scratch === undefined) {
@@ -224,6 +248,11 @@ type Entry = ScoredHit;
 class TopK {
   private readonly heap: Entry[] = [];
   constructor(private readonly size: number) {}
+
+  /** Whether a hit of this score could enter (a tie may, by its row id): lets the caller skip building the rest. */
+  admits(score: number): boolean {
+    return this.heap.length < this.size || score >= (this.heap[0] as Entry).score;
+  }
 
   offer(entry: Entry): void {
     if (this.heap.length < this.size) {
