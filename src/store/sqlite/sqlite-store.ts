@@ -79,7 +79,16 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     return existing === undefined ? 'added' : 'changed';
   });
 
-  const guard = <T>(action: () => T): T => guardStore(path, action);
+  // A store whose write failed (a full disk) writes nothing more on close: the next writer flushes what waits.
+  let failed = false;
+  const guard = <T>(action: () => T): T => {
+    try {
+      return guardStore(path, action);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  };
 
   return {
     path,
@@ -141,7 +150,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     // A writer's last chunks are indexed before it lets go, so readers of the file see every page it stored.
     close: () => {
       try {
-        if (mode === 'write' && database.open) guard(() => lexical.refresh());
+        if (mode === 'write' && database.open && !failed) guard(() => lexical.refresh());
       } finally {
         database.close();
       }
