@@ -72,6 +72,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     });
   };
 
+  // One reader for the engine's life: writes never close it, so a search running while an ingest
+  // writes keeps going; each search reads a snapshot of the index as last committed.
   const readStore = (): Store => (reader ??= createSqliteStore(config.dbPath, 'read'));
   const anchorMapOf = (store: Store): AnchorMap => {
     const cache = new Map<string, ReadonlySet<string> | undefined>();
@@ -145,8 +147,6 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
       // An index path that cannot be created fails now, not after the crawl's first pages.
       assertIndexLocation(config.dbPath);
-      reader?.close();
-      reader = undefined;
       try {
         // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
         const { ingest } = await import('./ingest.js');
@@ -181,8 +181,6 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     async ingestDocuments(documents, options = {}) {
-      reader?.close();
-      reader = undefined;
       try {
         const { ingestDocuments } = await import('./ingest-documents.js');
         const report = await ingestDocuments(documents, {
@@ -204,8 +202,6 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     },
 
     async embed(options = {}) {
-      reader?.close();
-      reader = undefined;
       try {
         if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`);
         const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
@@ -292,8 +288,6 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         llm: llmOf,
         ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, searchBackend: dependencies.searchBackend, env: dependencies.env, now: dependencies.now }),
         save: async (pages) => {
-          reader?.close();
-          reader = undefined;
           try {
             const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
             // Pages saved from the web belong to one source, web@latest, so scoping and `remove web` reach them.

@@ -202,11 +202,12 @@ function lexicalIndexState(path: string, scratch: string): string {
   if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
   const database = new Database(copy);
   try {
-    const version = Number(database.prepare("SELECT value FROM meta WHERE key = 'chunks_version'").pluck().get() ?? 0);
-    const built = database.prepare('SELECT built_version, count FROM lexical_docs').get() as { built_version: number; count: number } | undefined;
-    if (built === undefined || built.built_version !== version) return 'stale';
+    // Chunks stored since the last flush wait in lexical_pending: the next flush (a writer's search, refresh or close) indexes them.
+    const pending = database.prepare('SELECT count(*) FROM lexical_pending').pluck().get() as number;
+    if (pending > 0) return 'stale';
+    const indexed = (database.prepare('SELECT documents FROM lexical_stats').pluck().get() as number | undefined) ?? 0;
     const chunks = database.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
-    return built.count === chunks ? 'current' : `built from ${built.count} chunks, but ${chunks} are stored`;
+    return indexed === chunks ? 'current' : `built from ${indexed} chunks, but ${chunks} are stored`;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   } finally {

@@ -1,9 +1,10 @@
 import type { LexicalRanking } from '../../core/types.js';
 import type { QueryTerm } from './analyze.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
-import type { Segment } from './segment.js';
+import type { PostingList, Segment } from './segment.js';
 
 export interface ScoredDoc {
+  /** The document's position in its segment (in the one segment, for `scoreBm25f`). */
   ordinal: number;
   score: number;
   /** Each field's share of the score (before the link prior), in FIELDS order; with `explain`. */
@@ -12,88 +13,196 @@ export interface ScoredDoc {
   prior?: number;
 }
 
+export interface ScoredHit extends ScoredDoc {
+  /** Which of the index's segments holds the document. */
+  segment: number;
+  rowId: number;
+}
+
 /** Links to one chunk (or linking pages to one page) at which a link prior reaches full strength, at least. */
 export const PRIOR_FULL_LINKS = 100;
+
+/** One segment as the scorer reads it: immutable documents, postings, and the deleted ones. */
+export interface ScoringSegment {
+  count: number;
+  /** The store's row id of each document: ties are broken by it, as by document order in one segment. */
+  rowIds: Float64Array;
+  /** `count × FIELD_COUNT` field lengths. */
+  lengths: Uint16Array;
+  /** One bit per document, set when it was deleted; absent when none was. */
+  deleted?: Uint8Array | undefined;
+  /** Links to the document's entry, and other pages linking into its page, capped at 65,535. */
+  inlinks(doc: number): number;
+  pageInlinks(doc: number): number;
+  postings(term: string): PostingList | undefined;
+}
+
+/** Every segment of an index and the statistics of its live documents, so scores equal one segment's. */
+export interface ScoringIndex {
+  /** Live documents, over all segments. */
+  documents: number;
+  /** Mean length of each field over the live documents. */
+  averageLengths: readonly number[];
+  maxInlinks: number;
+  maxPageInlinks: number;
+  segments: readonly ScoringSegment[];
+}
 
 /** Per-segment scratch space, so a query allocates nothing proportional to the index. */
 interface Scratch {
   scores: Float64Array;
   seen: Uint8Array;
-  norms: Map<string, Float32Array>;
+  /** 1 − b + b × length / mean length per document and field, for the b and means they were computed with. */
+  norms?: { b: number; averages: readonly number[]; values: Float32Array };
 }
-const scratchOf = new WeakMap<Segment, Scratch>();
+const scratchOf = new WeakMap<ScoringSegment, Scratch>();
+
+export const isDeleted = (deleted: Uint8Array | undefined, doc: number): boolean => deleted !== undefined && ((deleted[doc >> 3] as number) & (1 << (doc & 7))) !== 0;
+
+/** Scores the documents of one segment (see `scoreIndex`); ordinals are its own. */
+export function scoreBm25f(segment: Segment, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false): ScoredDoc[] {
+  return scoreIndex(scoringIndexOf(segment), terms, ranking, limit, explain).map(({ segment: _segment, rowId: _rowId, ...doc }) => doc);
+}
+
+const singleSegmentIndexes = new WeakMap<Segment, ScoringIndex>();
+
+/** A built segment as an index of one segment. */
+export function scoringIndexOf(segment: Segment): ScoringIndex {
+  const known = singleSegmentIndexes.get(segment);
+  if (known !== undefined) return known;
+  const { docs } = segment;
+  const index: ScoringIndex = {
+    documents: docs.count,
+    averageLengths: segment.averageLengths,
+    maxInlinks: segment.maxInlinks,
+    maxPageInlinks: segment.maxPageInlinks,
+    segments: [
+      {
+        count: docs.count,
+        rowIds: Float64Array.from({ length: docs.count }, (_, ordinal) => ordinal),
+        lengths: docs.lengths,
+        inlinks: (doc) => docs.inlinks[doc] as number,
+        pageInlinks: (doc) => docs.pageInlinks[doc] as number,
+        postings: (term) => segment.postings(term),
+      },
+    ],
+  };
+  singleSegmentIndexes.set(segment, index);
+  return index;
+}
+
+/** Live documents of a term over all segments: its document frequency in the index. */
+export function documentFrequency(index: ScoringIndex, term: string): number {
+  let frequency = 0;
+  for (const segment of index.segments) {
+    const list = segment.postings(term);
+    if (list !== undefined) frequency += liveCount(segment, list);
+  }
+  return frequency;
+}
+
+function liveCount(segment: ScoringSegment, list: PostingList): number {
+  if (segment.deleted === undefined) return list.docs.length;
+  let live = 0;
+  for (const doc of list.docs) if (!isDeleted(segment.deleted, doc)) live += 1;
+  return live;
+}
 
 /**
  * Scores documents for the query terms with BM25F (Robertson & Zaragoza): each field's count
  * is normalised by that field's length and weighted, the weighted sum saturates once per term,
- * and the IDF is the document's, whatever field matched. Returns the best `limit`, best first,
- * ties broken by document order so the result never depends on anything else.
+ * and the IDF is the document's, whatever field matched. Statistics (document count, document
+ * frequency, mean lengths, most links) are the index's over its live documents, so a document
+ * scores the same whichever segment holds it. Returns the best `limit`, best first, ties broken
+ * by row id so the result never depends on how the documents are split into segments.
  */
-export function scoreBm25f(segment: Segment, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false): ScoredDoc[] {
-  const { docs } = segment;
-  if (docs.count === 0 || limit <= 0) return [];
-  const scratch = scratchFor(segment);
-  const norms = normsFor(segment, scratch, ranking.b);
+export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false): ScoredHit[] {
+  if (index.documents === 0 || limit <= 0) return [];
   const weights = FIELDS.map((field) => ranking.fieldWeights[field]);
-  const touched: number[] = [];
-  const { scores, seen } = scratch;
-  const k1 = ranking.k1;
-  for (const { term, weight: termWeight } of terms) {
-    const list = segment.postings(term);
-    if (list === undefined || list.docs.length === 0) continue;
-    const df = list.docs.length;
-    const idf = termWeight * Math.log(1 + (docs.count - df + 0.5) / (df + 0.5));
-    for (let index = 0; index < list.docs.length; index += 1) {
-      const doc = list.docs[index] as number;
-      let weighted = 0;
-      for (let field = 0; field < FIELD_COUNT; field += 1) {
-        const tf = list.tfs[index * FIELD_COUNT + field] as number;
-        if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[doc * FIELD_COUNT + field] as number);
+  const { k1, b } = ranking;
+  const averages = index.averageLengths;
+  // Norms are rounded to single precision, as they were when kept in a Float32Array: the same scores to the bit.
+  const norm = (lengths: Uint16Array, doc: number, field: number) => {
+    const average = averages[field] as number;
+    return average > 0 ? Math.fround(1 - b + (b * (lengths[doc * FIELD_COUNT + field] as number)) / average) : 1;
+  };
+  const lists = terms.map(({ term }) => index.segments.map((segment) => segment.postings(term)));
+  const frequencies = lists.map((perSegment) => perSegment.reduce((sum, list, segment) => sum + (list === undefined ? 0 : liveCount(index.segments[segment] as ScoringSegment, list)), 0));
+  const idfs = terms.map(({ weight }, position) => {
+    const df = frequencies[position] as number;
+    return weight * Math.log(1 + (index.documents - df + 0.5) / (df + 0.5));
+  });
+  const touched = index.segments.map(() => [] as number[]);
+  for (let segmentIndex = 0; segmentIndex < index.segments.length; segmentIndex += 1) {
+    const segment = index.segments[segmentIndex] as ScoringSegment;
+    if (segment.count === 0) continue;
+    const { scores, seen } = scratchFor(segment);
+    const norms = normsFor(segment, b, averages);
+    const { deleted } = segment;
+    const touchedHere = touched[segmentIndex] as number[];
+    for (let position = 0; position < terms.length; position += 1) {
+      const list = (lists[position] as (PostingList | undefined)[])[segmentIndex];
+      const idf = idfs[position] as number;
+      if (list === undefined || frequencies[position] === 0) continue;
+      const { docs, tfs } = list;
+      for (let index = 0; index < docs.length; index += 1) {
+        const doc = docs[index] as number;
+        if (deleted !== undefined && isDeleted(deleted, doc)) continue;
+        let weighted = 0;
+        const at = index * FIELD_COUNT;
+        const normAt = doc * FIELD_COUNT;
+        for (let field = 0; field < FIELD_COUNT; field += 1) {
+          const tf = tfs[at + field] as number;
+          if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
+        }
+        if (weighted === 0) continue;
+        const gain = (idf * weighted) / (k1 + weighted);
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          scores[doc] = 0;
+          touchedHere.push(doc);
+        }
+        scores[doc] = (scores[doc] as number) + gain;
       }
-      if (weighted === 0) continue;
-      const gain = (idf * weighted) / (k1 + weighted);
-      if (seen[doc] === 0) {
-        seen[doc] = 1;
-        scores[doc] = 0;
-        touched.push(doc);
-      }
-      scores[doc] = (scores[doc] as number) + gain;
     }
   }
   // Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS links: on
   // a small site one link is chance, not popularity.
-  const priorScale = scaleOf(ranking.linkPrior, segment.maxInlinks);
-  const pageScale = scaleOf(ranking.pagePrior, segment.maxPageInlinks);
-  const priorOf = (doc: number) => 1 + priorScale * Math.log1p(docs.inlinks[doc] as number) + pageScale * Math.log1p(docs.pageInlinks[doc] as number);
+  const priorScale = scaleOf(ranking.linkPrior, index.maxInlinks);
+  const pageScale = scaleOf(ranking.pagePrior, index.maxPageInlinks);
+  const priorOf = (segment: ScoringSegment, doc: number) =>
+    1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(segment.inlinks(doc))) + (pageScale === 0 ? 0 : pageScale * Math.log1p(segment.pageInlinks(doc)));
   const best = new TopK(limit);
-  for (const doc of touched) {
-    seen[doc] = 0;
-    best.offer(doc, (scores[doc] as number) * priorOf(doc));
-  }
-  return best.sorted().map(({ ordinal, score }) => (explain ? { ordinal, score, fields: fieldShares(segment, terms, ordinal, weights, norms, k1), prior: priorOf(ordinal) } : { ordinal, score }));
+  index.segments.forEach((segment, segmentIndex) => {
+    const touchedHere = touched[segmentIndex] as number[];
+    if (touchedHere.length === 0) return;
+    const { scores, seen } = scratchFor(segment);
+    for (const doc of touchedHere) {
+      seen[doc] = 0;
+      const score = (scores[doc] as number) * priorOf(segment, doc);
+      if (best.admits(score)) best.offer({ segment: segmentIndex, ordinal: doc, rowId: segment.rowIds[doc] as number, score });
+    }
+  });
+  return best.sorted().map((hit) => {
+    if (!explain) return hit;
+    const segment = index.segments[hit.segment] as ScoringSegment;
+    const fields = new Array<number>(FIELD_COUNT).fill(0);
+    terms.forEach((_term, position) => {
+      const list = (lists[position] as (PostingList | undefined)[])[hit.segment];
+      const at = list === undefined ? -1 : indexOf(list.docs, hit.ordinal);
+      if (list === undefined || at < 0) return;
+      const parts = weights.map((fieldWeight, field) => (fieldWeight * (list.tfs[at * FIELD_COUNT + field] as number)) / norm(segment.lengths, hit.ordinal, field));
+      const weighted = parts.reduce((sum, part) => sum + part, 0);
+      if (weighted === 0) return;
+      const gain = ((idfs[position] as number) * weighted) / (k1 + weighted);
+      parts.forEach((part, field) => (fields[field] = (fields[field] as number) + (gain * part) / weighted));
+    });
+    return { ...hit, fields, prior: priorOf(segment, hit.ordinal) };
+  });
 }
 
 function scaleOf(weight: number, maxLinks: number): number {
   return maxLinks > 0 && weight > 0 ? weight / Math.log1p(Math.max(maxLinks, PRIOR_FULL_LINKS)) : 0;
-}
-
-/** Each field's share of one document's score: every term's gain split by its fields' part of the weighted count. */
-function fieldShares(segment: Segment, terms: readonly QueryTerm[], doc: number, weights: readonly number[], norms: Float32Array, k1: number): number[] {
-  const shares = new Array<number>(FIELD_COUNT).fill(0);
-  for (const { term, weight: termWeight } of terms) {
-    const list = segment.postings(term);
-    if (list === undefined) continue;
-    const index = indexOf(list.docs, doc);
-    if (index < 0) continue;
-    const df = list.docs.length;
-    const idf = termWeight * Math.log(1 + (segment.docs.count - df + 0.5) / (df + 0.5));
-    const parts = weights.map((fieldWeight, field) => (fieldWeight * (list.tfs[index * FIELD_COUNT + field] as number)) / (norms[doc * FIELD_COUNT + field] as number));
-    const weighted = parts.reduce((sum, part) => sum + part, 0);
-    if (weighted === 0) continue;
-    const gain = (idf * weighted) / (k1 + weighted);
-    parts.forEach((part, field) => (shares[field] = (shares[field] as number) + (gain * part) / weighted));
-  }
-  return shares;
 }
 
 function indexOf(sorted: Uint32Array, value: number): number {
@@ -109,43 +218,43 @@ function indexOf(sorted: Uint32Array, value: number): number {
   return -1;
 }
 
-function scratchFor(segment: Segment): Scratch {
+/** Norms of a segment's documents: computed once per b and mean lengths (the means change with every commit). */
+function normsFor(segment: ScoringSegment, b: number, averages: readonly number[]): Float32Array {
+  const scratch = scratchFor(segment);
+  const known = scratch.norms;
+  if (known !== undefined && known.b === b && known.averages.length === averages.length && known.averages.every((average, field) => average === averages[field])) return known.values;
+  const values = known?.values.length === segment.lengths.length ? known.values : new Float32Array(segment.lengths.length);
+  const { lengths } = segment;
+  for (let index = 0; index < lengths.length; index += 1) {
+    const average = averages[index % FIELD_COUNT] as number;
+    values[index] = average > 0 ? 1 - b + (b * (lengths[index] as number)) / average : 1;
+  }
+  scratch.norms = { b, averages: [...averages], values };
+  return values;
+}
+
+function scratchFor(segment: ScoringSegment): Scratch {
   let scratch = scratchOf.get(segment);
   if (scratch === undefined) {
-    scratch = { scores: new Float64Array(segment.docs.count), seen: new Uint8Array(segment.docs.count), norms: new Map() };
+    scratch = { scores: new Float64Array(segment.count), seen: new Uint8Array(segment.count) };
     scratchOf.set(segment, scratch);
   }
   return scratch;
 }
 
-/** 1 − b + b × length / mean length, per document and field, computed once per b. */
-function normsFor(segment: Segment, scratch: Scratch, b: number): Float32Array {
-  const key = String(b);
-  let norms = scratch.norms.get(key);
-  if (norms === undefined) {
-    const { lengths } = segment.docs;
-    norms = new Float32Array(lengths.length);
-    for (let index = 0; index < lengths.length; index += 1) {
-      const average = segment.averageLengths[index % FIELD_COUNT] as number;
-      norms[index] = average > 0 ? 1 - b + (b * (lengths[index] as number)) / average : 1;
-    }
-    scratch.norms.set(key, norms);
-  }
-  return norms;
-}
+type Entry = ScoredHit;
 
-interface Entry {
-  ordinal: number;
-  score: number;
-}
-
-/** The `size` best (score, ordinal) pairs: a min-heap on score, then on reversed ordinal. */
+/** The `size` best hits: a min-heap on score, then on reversed row id. */
 class TopK {
   private readonly heap: Entry[] = [];
   constructor(private readonly size: number) {}
 
-  offer(ordinal: number, score: number): void {
-    const entry = { ordinal, score };
+  /** Whether a hit of this score could enter (a tie may, by its row id): lets the caller skip building the rest. */
+  admits(score: number): boolean {
+    return this.heap.length < this.size || score >= (this.heap[0] as Entry).score;
+  }
+
+  offer(entry: Entry): void {
     if (this.heap.length < this.size) {
       this.heap.push(entry);
       this.up(this.heap.length - 1);
@@ -156,12 +265,12 @@ class TopK {
   }
 
   sorted(): Entry[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
+    return [...this.heap].sort((a, b) => b.score - a.score || a.rowId - b.rowId);
   }
 
   /** Whether a ranks below b. */
   private worse(a: Entry, b: Entry): boolean {
-    return a.score < b.score || (a.score === b.score && a.ordinal > b.ordinal);
+    return a.score < b.score || (a.score === b.score && a.rowId > b.rowId);
   }
 
   private up(index: number): void {

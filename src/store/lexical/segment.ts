@@ -43,6 +43,54 @@ export interface BuiltSegment extends Segment {
   terms: Map<string, PostingList>;
 }
 
+/** What the index keeps of one chunk: its field lengths, term counts per field, and links. */
+export interface AnalyzedDocument {
+  /** FIELD_COUNT lengths in terms, capped at 65,535. */
+  lengths: number[];
+  /** Each term with its count per field (capped at 255). */
+  termCounts: Map<string, Uint8Array>;
+  /** Targets (`page#anchor`) the chunk links to, each once. */
+  links: string[];
+  /** Other pages the chunk links into, each once. */
+  linkedPages: string[];
+  /** The `page#anchor` whose inbound links count for this chunk (an API entry), if any. */
+  entry: string | undefined;
+}
+
+/**
+ * Analyses one chunk for the index. `introAnchor` is the anchor of the first chunk of its page:
+ * a link to a page's first anchor (its title: `#module-json`) points at the page, not at a section.
+ */
+export function analyzeDocument(chunk: IndexedChunk['chunk'], introAnchor: string | undefined): AnalyzedDocument {
+  const fields = fieldsOf(chunk);
+  const termCounts = new Map<string, Uint8Array>();
+  const lengths: number[] = [];
+  fields.terms.forEach((terms, field) => {
+    lengths.push(Math.min(terms.length, 65_535));
+    for (const term of terms) {
+      let perField = termCounts.get(term);
+      if (perField === undefined) {
+        perField = new Uint8Array(FIELD_COUNT);
+        termCounts.set(term, perField);
+      }
+      if ((perField[field] as number) < 255) perField[field] = (perField[field] as number) + 1;
+    }
+  });
+  // Which pages link into each page: a page many others link to is one readers are sent to.
+  // Counted once per linking page, so one long page that links a neighbour often weighs no more.
+  const linkedPages = new Set<string>();
+  for (const link of fields.links) {
+    const page = link.slice(0, link.indexOf('#'));
+    if (page !== chunk.pageUrl) linkedPages.add(page);
+  }
+  // Popularity is counted for the entries that define an API: how often the docs link to an
+  // entry says how much it is used; links to a guide's section or a page's intro say less.
+  const definesApi = (fields.terms[IDENTIFIERS_FIELD]?.length ?? 0) > 0;
+  const isIntro = introAnchor === chunk.anchor;
+  const entry = chunk.anchor === undefined || isIntro || !definesApi ? undefined : `${chunk.pageUrl}#${chunk.anchor}`;
+  return { lengths, termCounts, links: fields.links, linkedPages: [...linkedPages], entry };
+}
+
 /**
  * Builds the index of these chunks in memory: fields, lengths, postings and link counts. Chunks
  * come page by page, in reading order.
@@ -52,29 +100,16 @@ export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
   const lengths: number[] = [];
   const targets: (string | undefined)[] = [];
   const linkCounts = new Map<string, number>();
-  // A link to a page's first anchor (its title: `#module-json`) points at the page, not at a section.
   const pageAnchors = new Map<string, string | undefined>();
-  // Which pages link into each page: a page many others link to is one readers are sent to.
-  // Counted once per linking page, so one long page that links a neighbour often weighs no more.
   const linkingPages = new Map<string, Set<string>>();
   const pageUrls: string[] = [];
   const building = new Map<string, { docs: number[]; tfs: number[] }>();
   let ordinal = 0;
   for (const { rowId, chunk } of chunks) {
-    const fields = fieldsOf(chunk);
-    const counts = new Map<string, Uint8Array>();
-    fields.terms.forEach((terms, field) => {
-      lengths.push(Math.min(terms.length, 65_535));
-      for (const term of terms) {
-        let perField = counts.get(term);
-        if (perField === undefined) {
-          perField = new Uint8Array(FIELD_COUNT);
-          counts.set(term, perField);
-        }
-        if ((perField[field] as number) < 255) perField[field] = (perField[field] as number) + 1;
-      }
-    });
-    for (const [term, perField] of counts) {
+    if (!pageAnchors.has(chunk.pageUrl)) pageAnchors.set(chunk.pageUrl, chunk.anchor);
+    const document = analyzeDocument(chunk, pageAnchors.get(chunk.pageUrl));
+    lengths.push(...document.lengths);
+    for (const [term, perField] of document.termCounts) {
       let list = building.get(term);
       if (list === undefined) {
         list = { docs: [], tfs: [] };
@@ -83,22 +118,15 @@ export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
       list.docs.push(ordinal);
       for (const count of perField) list.tfs.push(count);
     }
-    for (const link of fields.links) {
-      linkCounts.set(link, (linkCounts.get(link) ?? 0) + 1);
-      const page = link.slice(0, link.indexOf('#'));
-      if (page === chunk.pageUrl) continue;
+    for (const link of document.links) linkCounts.set(link, (linkCounts.get(link) ?? 0) + 1);
+    for (const page of document.linkedPages) {
       let sources = linkingPages.get(page);
       if (sources === undefined) linkingPages.set(page, (sources = new Set()));
       sources.add(chunk.pageUrl);
     }
     pageUrls.push(chunk.pageUrl);
     rowIds.push(rowId);
-    if (!pageAnchors.has(chunk.pageUrl)) pageAnchors.set(chunk.pageUrl, chunk.anchor);
-    // Popularity is counted for the entries that define an API: how often the docs link to an
-    // entry says how much it is used; links to a guide's section or a page's intro say less.
-    const definesApi = (fields.terms[IDENTIFIERS_FIELD]?.length ?? 0) > 0;
-    const isIntro = pageAnchors.get(chunk.pageUrl) === chunk.anchor;
-    targets.push(chunk.anchor === undefined || isIntro || !definesApi ? undefined : `${chunk.pageUrl}#${chunk.anchor}`);
+    targets.push(document.entry);
     ordinal += 1;
   }
   const inlinks = new Uint16Array(targets.map((target) => Math.min(target === undefined ? 0 : (linkCounts.get(target) ?? 0), 65_535)));

@@ -2,11 +2,10 @@ import type Database from 'better-sqlite3';
 import { isStopWord } from '../../core/query-terms.js';
 import type { TermStats, TextField, TextHit, TextQuery } from '../../core/types.js';
 import { indexForm, queryTerms } from '../lexical/analyze.js';
-import { scoreBm25f } from '../lexical/bm25f.js';
+import { documentFrequency, type ScoringIndex, scoreIndex } from '../lexical/bm25f.js';
 import { FIELDS } from '../lexical/fields.js';
-import type { Segment } from '../lexical/segment.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
-import { scopedSegment } from './scoped-segment.js';
+import { scopedIndex } from './scoped-index.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -14,20 +13,22 @@ interface IdChunkRow extends ChunkRow {
   id: number;
 }
 
-/** Lexical search over the stored index: score with BM25F, then read only the winners' rows. */
-export function createLexicalSearch(prepare: Prepare, segment: () => Segment) {
-  // One scoped view per (segment, set of sources): a new segment (the chunks changed) starts afresh.
-  const scopes = new WeakMap<Segment, Map<string, Segment>>();
-  const segmentFor = (sourceIds: readonly number[] | undefined): Segment => {
-    const whole = segment();
-    if (sourceIds === undefined) return whole;
-    const key = [...new Set(sourceIds)].sort((a, b) => a - b).join(',');
-    let views = scopes.get(whole);
-    if (views === undefined) scopes.set(whole, (views = new Map()));
+/** Runs a read over one consistent view of the index (a snapshot of its segments). */
+type ReadIndex = <T>(read: (index: ScoringIndex) => T) => T;
+
+/** Lexical search over the stored index: score with BM25F over every segment, then read only the winners' rows. */
+export function createLexicalSearch(prepare: Prepare, readIndex: ReadIndex) {
+  // One scoped view per (snapshot, set of sources): a new snapshot (the chunks changed) starts afresh.
+  const scopes = new WeakMap<ScoringIndex, Map<string, ScoringIndex>>();
+  const scoped = (index: ScoringIndex, sourceIds: readonly number[] | undefined): ScoringIndex => {
+    if (sourceIds === undefined) return index;
+    const key = [...new Set(sourceIds)].sort((x, y) => x - y).join(',');
+    let views = scopes.get(index);
+    if (views === undefined) scopes.set(index, (views = new Map()));
     let view = views.get(key);
     if (view === undefined) {
       const rowIds = prepare('SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.source_id IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(sourceIds)) as number[];
-      view = scopedSegment(whole, new Set(rowIds));
+      view = scopedIndex(index, new Set(rowIds));
       if (views.size >= 16) views.clear();
       views.set(key, view);
     }
@@ -37,15 +38,20 @@ export function createLexicalSearch(prepare: Prepare, segment: () => Segment) {
     search(query: TextQuery): TextHit[] {
       const terms = queryTerms(query.text, isStopWord, query.ranking.quotedWeight);
       if (terms.length === 0) return [];
-      const current = segmentFor(query.sourceIds);
-      const scored = scoreBm25f(current, terms, query.ranking, query.limit, query.explain === true);
-      if (scored.length === 0) return [];
-      const ids = scored.map((doc) => current.docs.rowIds[doc.ordinal] as number);
-      const rows = prepare(
-        `SELECT c.id, c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash
-           FROM chunks c JOIN pages p ON p.id = c.page_id
-          WHERE c.id IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(ids)) as IdChunkRow[];
+      // Rows are read in the same transaction as the scores: a row id always names the chunk that was scored.
+      const { scored, rows } = readIndex((index) => {
+        const best = scoreIndex(scoped(index, query.sourceIds), terms, query.ranking, query.limit, query.explain === true);
+        const found =
+          best.length === 0
+            ? []
+            : (prepare(
+                `SELECT c.id, c.chunk_key, p.url, p.title AS page_title, c.anchor, c.heading_path, c.text, c.token_count, c.content_hash
+                   FROM chunks c JOIN pages p ON p.id = c.page_id
+                  WHERE c.id IN (SELECT value FROM json_each(?))`,
+              ).all(JSON.stringify(best.map((doc) => doc.rowId))) as IdChunkRow[]);
+        return { scored: best, rows: found };
+      });
+      const ids = scored.map((doc) => doc.rowId);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return scored.flatMap((doc, index) => {
         const row = byId.get(ids[index] as number);
@@ -57,10 +63,10 @@ export function createLexicalSearch(prepare: Prepare, segment: () => Segment) {
       });
     },
     termStats(words: readonly string[], sourceIds?: readonly number[]): TermStats {
-      const current = segmentFor(sourceIds);
-      const documentFrequency = new Map<string, number>();
-      for (const word of words) documentFrequency.set(word, current.postings(indexForm(word))?.docs.length ?? 0);
-      return { documents: current.docs.count, documentFrequency };
+      return readIndex((whole) => {
+        const index = scoped(whole, sourceIds);
+        return { documents: index.documents, documentFrequency: new Map(words.map((word) => [word, documentFrequency(index, indexForm(word))])) };
+      });
     },
   };
 }

@@ -1,12 +1,15 @@
+import { SEGMENTED_LEXICAL_MIGRATION, SEGMENTED_LEXICAL_TABLES } from './lexical-tables.js';
+
 /** 'CDOC': marks a SQLite file as a citedocs index (PRAGMA application_id). */
 export const APPLICATION_ID = 0x43444f43;
-export const SCHEMA_VERSION = 7;
-/** Read-only opens accept this and newer schemas: 7 added the sources every search is scoped by. */
+export const SCHEMA_VERSION = 8;
+/** Read-only opens accept this and newer schemas: 7 added the sources every search is scoped by (a reader of schema 7 builds its segmented lexical index in memory until a writer upgrades the file). */
 export const OLDEST_READABLE_SCHEMA = 7;
 
 /** How the last ingest session of a run ended: running (or killed), complete, limited, stopped, interrupted; detail is JSON (stoppedBy, reason). */
 const RUN_OUTCOME_COLUMNS = ['outcome TEXT', 'ended_at TEXT', 'detail TEXT'];
 
+/** The one-segment lexical index of schemas 4 to 6 (what migration 4 created). */
 const LEXICAL_TABLES = `
 -- The lexical index (BM25F over title, headings, identifiers, code, body): rebuilt from the
 -- chunks after they change (meta chunks_version), one row of postings per term.
@@ -123,7 +126,7 @@ CREATE TABLE frontier (
   PRIMARY KEY (run_id, url)
 );
 
-${LEXICAL_TABLES}`;
+${SEGMENTED_LEXICAL_TABLES}`;
 
 /** Upgrades from each older schema version to the next, applied in order in one transaction. */
 export const MIGRATIONS: Record<number, string> = {
@@ -170,4 +173,6 @@ INSERT OR IGNORE INTO sources (library, version, root_url, kind, created_at)
   FROM origins GROUP BY origin;
 UPDATE pages SET source_id = (SELECT s.id FROM sources s WHERE substr(pages.url, 1, length(s.root_url)) = s.root_url ORDER BY length(s.root_url) DESC LIMIT 1);
 `,
+  // The lexical index in segments (issue 22): its own tables, rebuilt once from the chunks.
+  7: SEGMENTED_LEXICAL_MIGRATION,
 };

@@ -129,7 +129,8 @@ describe('SQLite store', () => {
     expect(writer.refreshTextIndex()).toBe(false);
     writer.close();
     const raw = new Database(path, { readonly: true });
-    expect(raw.prepare('SELECT count FROM lexical_docs').pluck().get()).toBe(2);
+    expect(raw.prepare('SELECT documents FROM lexical_stats').pluck().get()).toBe(2);
+    expect(raw.prepare('SELECT count(*) FROM lexical_pending').pluck().get()).toBe(0);
     raw.close();
   });
 

@@ -29,7 +29,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
   };
   const statements = mode === 'write' ? prepareWrites(prepare) : undefined;
   const lexical = createLexicalIndexStore(database, prepare, mode === 'write');
-  const lexicalSearch = createLexicalSearch(prepare, () => lexical.segment());
+  const lexicalSearch = createLexicalSearch(prepare, (read) => lexical.read(read));
   const crawlState = createCrawlState(database, path);
   const catalog = createCatalogStore(prepare, () => {
     if (mode !== 'write') throw new StoreError(`${path} is open read-only.`, path);
@@ -37,6 +37,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
 
   const deletePage = (pageId: number) => {
     if (statements === undefined) throw new StoreError(`${path} is open read-only.`, path);
+    lexical.pageRemoving(pageId);
     statements.deleteChunks.run(pageId);
     lexical.chunksChanged();
     statements.deleteAnchors.run(pageId);
@@ -74,20 +75,37 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
     for (const anchor of new Set(page.anchors)) statements.insertAnchor.run(pageId, anchor);
     for (const alias of page.aliases ?? []) if (alias !== page.url) statements.insertAlias.run(alias, pageId);
     lexical.chunksChanged();
-    chunks.forEach((chunk, ordinal) => {
-      statements.insertChunk.run(
-        chunk.id, pageId, ordinal, chunk.anchor ?? null, JSON.stringify(chunk.headingPath), chunk.pageTitle,
-        chunk.headingPath.join(' > '), chunk.text, chunk.tokenCount, chunk.contentHash,
-      );
-    });
+    const chunkIds = chunks.map((chunk, ordinal) =>
+      Number(
+        statements.insertChunk.run(
+          chunk.id, pageId, ordinal, chunk.anchor ?? null, JSON.stringify(chunk.headingPath), chunk.pageTitle,
+          chunk.headingPath.join(' > '), chunk.text, chunk.tokenCount, chunk.contentHash,
+        ).lastInsertRowid,
+      ),
+    );
+    lexical.chunksAdded(chunkIds);
     return existing === undefined ? 'added' : 'changed';
   });
 
-  const guard = <T>(action: () => T): T => guardStore(path, action);
+  // A store whose write failed (a full disk) writes nothing more on close: the next writer flushes what waits.
+  let failed = false;
+  const guard = <T>(action: () => T): T => {
+    try {
+      return guardStore(path, action);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  };
 
   return {
     path,
-    upsertPage: (page, chunks, options) => guard(() => upsert(page, chunks, options?.rechunked === true, options?.sourceId)),
+    upsertPage: (page, chunks, options) =>
+      guard(() => {
+        const outcome = upsert(page, chunks, options?.rechunked === true, options?.sourceId);
+        lexical.flushIfDue();
+        return outcome;
+      }),
     searchText: (query) => guard(() => lexicalSearch.search(query)),
     termStats: (words, sourceIds) => guard(() => lexicalSearch.termStats(words, sourceIds)),
     refreshTextIndex: () => guard(() => lexical.refresh()),
@@ -149,7 +167,14 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       guard(() => prepare('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = ? ORDER BY p.url').pluck().all(anchor) as string[]),
     stats: () => guard(() => stats(prepare, path, crawlState)),
     hasChunks: () => guard(() => prepare('SELECT EXISTS (SELECT 1 FROM chunks)').pluck().get() === 1),
-    close: () => database.close(),
+    // A writer's last chunks are indexed before it lets go, so readers of the file see every page it stored.
+    close: () => {
+      try {
+        if (mode === 'write' && database.open && !failed) guard(() => lexical.refresh());
+      } finally {
+        database.close();
+      }
+    },
   };
 }
 

@@ -1,0 +1,209 @@
+import type Database from 'better-sqlite3';
+import { FIELD_COUNT } from '../lexical/fields.js';
+import { analyzeDocument, encodePostings } from '../lexical/segment.js';
+import { blobOf } from './blobs.js';
+import { createLinkCounts } from './lexical-links.js';
+import { mergeSegments, chooseMerge } from './lexical-merge.js';
+import { findDocument, listSegments, readDeleted, readSegment, readStats, type StoredSegment, writeStats } from './lexical-segment-rows.js';
+
+type Prepare = (sql: string) => Database.Statement;
+
+/** Chunks indexed per flush: bounds the memory a flush builds in (one segment's postings). */
+export const FLUSH_DOCS = 20_000;
+/** Documents merged at most per refresh: an update never pays for more (the rest waits for the next). */
+export const MERGE_DOCS_PER_REFRESH = 250_000;
+
+interface PendingRow {
+  id: number;
+  url: string;
+  title: string;
+  anchor: string | null;
+  heading_path: string;
+  text: string;
+  intro_anchor: string | null;
+}
+
+/** Postings of one term while a segment is built: growable typed arrays, not arrays of numbers. */
+class GrowingPostings {
+  docs = new Uint32Array(4);
+  tfs = new Uint8Array(4 * FIELD_COUNT);
+  length = 0;
+  push(doc: number, counts: Uint8Array): void {
+    if (this.length === this.docs.length) {
+      const docs = new Uint32Array(this.length * 2);
+      docs.set(this.docs);
+      this.docs = docs;
+      const tfs = new Uint8Array(this.length * 2 * FIELD_COUNT);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+    }
+    this.docs[this.length] = doc;
+    this.tfs.set(counts, this.length * FIELD_COUNT);
+    this.length += 1;
+  }
+}
+
+const chunkOf = (row: Omit<PendingRow, 'intro_anchor'>) => ({
+  pageUrl: row.url,
+  pageTitle: row.title,
+  headingPath: JSON.parse(row.heading_path) as string[],
+  text: row.text,
+  ...(row.anchor === null ? {} : { anchor: row.anchor }),
+});
+
+export interface LexicalWriter {
+  /** Records chunks just stored: the next flush indexes them. Inside the transaction that stored them. */
+  added(chunkIds: readonly number[]): void;
+  /**
+   * Takes a page's chunks out of the index before they are deleted: a chunk still waiting is
+   * forgotten, an indexed one gets its tombstone, and the statistics and link counts lose it.
+   * Inside the transaction that deletes them.
+   */
+  removePage(pageId: number): void;
+  /** Indexes the waiting chunks (FLUSH_DOCS to a segment), then merges within the budget; whether anything changed. */
+  refresh(): boolean;
+  /** Whether chunks wait for a flush. */
+  hasPending(): boolean;
+  /** Drops the whole index and queues every chunk, recording the format: for an index in another layout. */
+  reset(format: number, formatKey: string): void;
+}
+
+/**
+ * Writes the segmented index: new chunks wait in lexical_pending and go into a new segment at
+ * the next flush; deleted chunks become tombstones at once (with the statistics and link counts
+ * they took part in); segments merge by size tiers. Each step is one transaction.
+ */
+export function createLexicalWriter(database: Database.Database, prepare: Prepare): LexicalWriter {
+  const links = createLinkCounts(prepare);
+  const segments = new Map<number, StoredSegment>();
+  const segmentOf = (id: number) => {
+    let segment = segments.get(id);
+    if (segment === undefined) segments.set(id, (segment = readSegment(prepare, id)));
+    return segment;
+  };
+
+  const flushBatch = database.transaction((limit: number): number => {
+    const rows = prepare(
+      `SELECT c.id, p.url, p.title, c.anchor, c.heading_path, c.text,
+              (SELECT f.anchor FROM chunks f WHERE f.page_id = c.page_id ORDER BY f.ordinal LIMIT 1) AS intro_anchor
+         FROM lexical_pending l JOIN chunks c ON c.id = l.chunk_id JOIN pages p ON p.id = c.page_id
+        ORDER BY l.chunk_id LIMIT ?`,
+    ).all(limit) as PendingRow[];
+    if (rows.length === 0) return 0;
+    const stats = readStats(prepare);
+    const count = rows.length;
+    const rowIds = new Float64Array(count);
+    const lengths = new Uint16Array(count * FIELD_COUNT);
+    const linkKeys = new Uint32Array(count * 2);
+    const postings = new Map<string, GrowingPostings>();
+    rows.forEach((row, ordinal) => {
+      const document = analyzeDocument(chunkOf(row), row.intro_anchor ?? undefined);
+      rowIds[ordinal] = row.id;
+      document.lengths.forEach((length, field) => {
+        lengths[ordinal * FIELD_COUNT + field] = length;
+        stats.lengths[field] = (stats.lengths[field] ?? 0) + length;
+      });
+      for (const [term, counts] of document.termCounts) {
+        let list = postings.get(term);
+        if (list === undefined) postings.set(term, (list = new GrowingPostings()));
+        list.push(ordinal, counts);
+      }
+      const keys = links.add(document, row.url);
+      linkKeys[ordinal * 2] = keys.entry;
+      linkKeys[ordinal * 2 + 1] = keys.page;
+    });
+    const id = Number(
+      prepare('INSERT INTO lexical_segments (doc_count, row_ids, lengths, link_keys, deleted) VALUES (?, ?, ?, ?, ?)').run(
+        count,
+        blobOf(rowIds),
+        blobOf(lengths),
+        blobOf(linkKeys),
+        Buffer.alloc(Math.ceil(count / 8)),
+      ).lastInsertRowid,
+    );
+    const insert = prepare('INSERT INTO lexical_postings (segment_id, term, postings) VALUES (?, ?, ?)');
+    for (const term of [...postings.keys()].sort()) {
+      const list = postings.get(term) as GrowingPostings;
+      insert.run(id, term, encodePostings({ docs: list.docs.subarray(0, list.length), tfs: list.tfs.subarray(0, list.length * FIELD_COUNT) }));
+    }
+    prepare('DELETE FROM lexical_pending WHERE chunk_id IN (SELECT value FROM json_each(?))').run(JSON.stringify(rows.map((row) => row.id)));
+    writeStats(prepare, { ...stats, documents: stats.documents + count });
+    return count;
+  });
+
+  const mergeOnce = database.transaction((budget: number): number => {
+    const choice = chooseMerge(listSegments(prepare), budget);
+    if (choice === undefined) return 0;
+    const merged = mergeSegments(prepare, choice.map(segmentOf));
+    for (const id of choice) segments.delete(id);
+    writeStats(prepare, readStats(prepare));
+    return merged;
+  });
+
+  return {
+    added(chunkIds: readonly number[]): void {
+      const insert = prepare('INSERT OR IGNORE INTO lexical_pending (chunk_id) VALUES (?)');
+      for (const id of chunkIds) insert.run(id);
+    },
+
+    removePage(pageId: number): void {
+      const rows = prepare(
+        'SELECT c.id, p.url, p.title, c.anchor, c.heading_path, c.text FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.page_id = ? ORDER BY c.id',
+      ).all(pageId) as Omit<PendingRow, 'intro_anchor'>[];
+      if (rows.length === 0) return;
+      const forget = prepare('DELETE FROM lexical_pending WHERE chunk_id = ?');
+      const listing = listSegments(prepare);
+      const tombstones = new Map<number, { deleted: Uint8Array; added: number }>();
+      const stats = readStats(prepare);
+      let changed = false;
+      for (const row of rows) {
+        if (forget.run(row.id).changes > 0) continue;
+        for (const { id } of listing) {
+          const segment = segmentOf(id);
+          const doc = findDocument(segment, row.id);
+          if (doc < 0) continue;
+          let marks = tombstones.get(id);
+          if (marks === undefined) tombstones.set(id, (marks = { deleted: readDeleted(prepare, id), added: 0 }));
+          const mask = 1 << (doc & 7);
+          if (((marks.deleted[doc >> 3] as number) & mask) !== 0) continue;
+          marks.deleted[doc >> 3] = (marks.deleted[doc >> 3] as number) | mask;
+          marks.added += 1;
+          for (let field = 0; field < FIELD_COUNT; field += 1) stats.lengths[field] = (stats.lengths[field] ?? 0) - (segment.lengths[doc * FIELD_COUNT + field] as number);
+          stats.documents -= 1;
+          links.remove(analyzeDocument(chunkOf(row), undefined), { entry: segment.linkKeys[doc * 2] as number, page: segment.linkKeys[doc * 2 + 1] as number });
+          changed = true;
+          break;
+        }
+      }
+      const update = prepare('UPDATE lexical_segments SET deleted = ?, deleted_count = deleted_count + ? WHERE id = ?');
+      for (const [id, marks] of tombstones) update.run(Buffer.from(marks.deleted.buffer, marks.deleted.byteOffset, marks.deleted.byteLength), marks.added, id);
+      if (changed) writeStats(prepare, stats);
+    },
+
+    refresh(): boolean {
+      let changed = false;
+      while (flushBatch(FLUSH_DOCS) > 0) changed = true;
+      let budget = MERGE_DOCS_PER_REFRESH;
+      for (;;) {
+        const merged = mergeOnce(budget);
+        if (merged === 0) break;
+        changed = true;
+        budget -= merged;
+      }
+      return changed;
+    },
+
+    hasPending(): boolean {
+      return prepare('SELECT EXISTS (SELECT 1 FROM lexical_pending)').pluck().get() === 1;
+    },
+
+    reset: database.transaction((format: number, formatKey: string): void => {
+      for (const table of ['lexical_segments', 'lexical_postings', 'lexical_keys', 'lexical_page_links', 'lexical_pending']) prepare(`DELETE FROM ${table}`).run();
+      prepare('INSERT INTO lexical_pending (chunk_id) SELECT id FROM chunks').run();
+      const { generation } = readStats(prepare);
+      writeStats(prepare, { documents: 0, lengths: new Array<number>(FIELD_COUNT).fill(0), generation });
+      prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(formatKey, String(format));
+      segments.clear();
+    }),
+  };
+}

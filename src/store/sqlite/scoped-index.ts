@@ -1,0 +1,39 @@
+import { isDeleted, type ScoringIndex, type ScoringSegment } from '../lexical/bm25f.js';
+import { FIELD_COUNT } from '../lexical/fields.js';
+
+/**
+ * The part of an index that holds only the allowed documents (the chunks of some sources):
+ * every other document counts as deleted, and the document count, mean field lengths and link
+ * maxima are those of the allowed live documents. BM25F then scores a scoped search exactly as
+ * it would score an index of those sources alone, and its top-k is filled from them only
+ * (filtering inside retrieval, not after it).
+ */
+export function scopedIndex(index: ScoringIndex, allowedRowIds: ReadonlySet<number>): ScoringIndex {
+  let documents = 0;
+  let maxInlinks = 0;
+  let maxPageInlinks = 0;
+  const totals = new Array<number>(FIELD_COUNT).fill(0);
+  const segments = index.segments.map((segment): ScoringSegment => {
+    const deleted = new Uint8Array(Math.ceil(segment.count / 8));
+    for (let doc = 0; doc < segment.count; doc += 1) {
+      if (isDeleted(segment.deleted, doc) || !allowedRowIds.has(segment.rowIds[doc] as number)) {
+        deleted[doc >> 3] = (deleted[doc >> 3] as number) | (1 << (doc & 7));
+        continue;
+      }
+      documents += 1;
+      for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = (totals[field] as number) + (segment.lengths[doc * FIELD_COUNT + field] as number);
+      maxInlinks = Math.max(maxInlinks, segment.inlinks(doc));
+      maxPageInlinks = Math.max(maxPageInlinks, segment.pageInlinks(doc));
+    }
+    return {
+      count: segment.count,
+      rowIds: segment.rowIds,
+      lengths: segment.lengths,
+      deleted,
+      inlinks: (doc) => segment.inlinks(doc),
+      pageInlinks: (doc) => segment.pageInlinks(doc),
+      postings: (term) => segment.postings(term),
+    };
+  });
+  return { documents, averageLengths: totals.map((total) => (documents === 0 ? 0 : total / documents)), maxInlinks, maxPageInlinks, segments };
+}
