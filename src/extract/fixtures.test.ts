@@ -86,6 +86,24 @@ const EXPECTED: Record<string, Expectation> = {
     includes: ['widgetd - serve widgets over HTTP'],
     excludes: [],
   },
+  'hugo-docsy': {
+    title: 'Caching',
+    sections: { 'time-to-live': 'Time to live' },
+    includes: ['Set `cache.ttl` to change how long a widget stays cached (default 300 seconds).'],
+    excludes: ['Edit this page', 'Was this page helpful', 'Widget Authors', 'Documentation', 'Blog', 'Last modified'],
+  },
+  'jekyll-just-the-docs': {
+    title: 'Deploying',
+    sections: { deploying: 'Deploying', 'health-checks': 'Health checks' },
+    includes: ['it answers 200 once the cache is warm'],
+    excludes: ['Skip to main content', 'Search Widget Server', 'GitHub', 'This site uses Just the Docs', 'Home'],
+  },
+  gitbook: {
+    title: 'Plugins',
+    sections: { plugins: 'Plugins', 'writing-a-plugin': 'Writing a plugin' },
+    includes: ['Export a `render(widget)` function'],
+    excludes: ['Type to search', 'Introduction', 'Previous page'],
+  },
   handwritten: {
     title: 'widgetctl reference',
     sections: { start: 'start', stop: 'stop', environment: 'Environment', 'env-host': 'WIDGET_HOST', 'env-token': 'WIDGET_TOKEN' },

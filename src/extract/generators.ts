@@ -152,7 +152,8 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     name: 'hugo',
     matches: (generator) => /hugo/i.test(generator),
     main: ['.td-content', 'article.markdown', '.book-page article', 'article', 'main', '#content', '.content'],
-    chrome: ['.td-sidebar', '.td-sidebar-toc', '.td-page-meta', '.td-navbar', '.book-menu', '.book-toc', '.book-footer', '.td-footer', '.feedback--title'],
+    // Docsy marks what is not documentation as unprintable (`d-print-none`): sidebars, page meta, the feedback widget.
+    chrome: ['.td-sidebar', '.td-sidebar-toc', '.td-page-meta', '.td-page-meta__lastmod', '.td-navbar', '.book-menu', '.book-toc', '.book-footer', '.td-footer', '.td-content .d-print-none', '.feedback--title', '.feedback--question'],
   },
   {
     name: 'jekyll',
