@@ -9,7 +9,7 @@ import type { LibraryMatch, SourceSummary } from './engine-types.js';
 
 /** The sources a search or answer is limited to; undefined: the whole index. */
 export function scopedSourceIds(store: Store, request: ScopeRequest): number[] | undefined {
-  return resolveScope(store.catalog.listSources(), request)?.map((source) => source.id);
+  return resolveScope(store.catalog.sourceNames(), request)?.map((source) => source.id);
 }
 
 /** One entry per library version, with its pages, passages, freshness and how its last ingest ended. */
@@ -84,7 +84,7 @@ export function labelFor(labels: ReadonlyMap<string, SourceLabel>, url: string):
 
 /** The latest version of each library an unscoped question names, when the index holds more than one library; undefined when it names none. */
 export function namedLibrarySources(store: Store, question: string): number[] | undefined {
-  const sources = store.catalog.listSources();
+  const sources = store.catalog.sourceNames();
   if (groupByLibrary(sources).size < 2) return undefined;
   const named = librariesNamedIn(question, sources.map((source) => source.library));
   if (named.length === 0) return undefined;
@@ -97,7 +97,7 @@ export function namedLibrarySources(store: Store, question: string): number[] | 
  * keeps its order (its results say their library instead).
  */
 export function routeByNamedLibrary(question: string, candidates: readonly Candidate[], store: Store): { candidates: Candidate[]; named: string[] } {
-  const sources = store.catalog.listSources();
+  const sources = store.catalog.sourceNames();
   if (groupByLibrary(sources).size < 2) return { candidates: [...candidates], named: [] };
   const named = librariesNamedIn(question, sources.map((source) => source.library));
   if (named.length === 0 || candidates.length === 0) return { candidates: [...candidates], named };

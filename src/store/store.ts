@@ -163,6 +163,8 @@ export interface CatalogStore {
   recordCrawl(id: number, endedAt: string): void;
   /** Every source with its page and passage counts, by library then version. */
   listSources(): StoredSource[];
+  /** Each source's id, library and version only: what scoping a search needs, without counting its pages (cheap enough for every query). */
+  sourceNames(): { id: number; library: string; version: string }[];
   /** The library and version of each of these page URLs that is stored. */
   sourceLabels(urls: readonly string[]): Map<string, SourceLabel>;
   pageUrlsOfSource(id: number): string[];

@@ -65,6 +65,7 @@ export function createCatalogStore(prepare: Prepare, writable: () => void): Cata
       prepare('UPDATE sources SET last_crawl = ? WHERE id = ?').run(endedAt, id);
     },
     listSources,
+    sourceNames: () => prepare('SELECT id, library, version FROM sources ORDER BY library, version').all() as { id: number; library: string; version: string }[],
     sourceLabels(urls) {
       const labels = new Map<string, SourceLabel>();
       if (urls.length === 0) return labels;

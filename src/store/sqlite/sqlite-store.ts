@@ -141,6 +141,7 @@ export function createSqliteStore(path: string, mode: OpenMode): Store {
       renameSource: (id, library) => guard(() => catalog.renameSource(id, library)),
       recordCrawl: (id, endedAt) => guard(() => catalog.recordCrawl(id, endedAt)),
       listSources: () => guard(() => catalog.listSources()),
+      sourceNames: () => guard(() => catalog.sourceNames()),
       sourceLabels: (urls) => guard(() => catalog.sourceLabels(urls)),
       pageUrlsOfSource: (id) => guard(() => catalog.pageUrlsOfSource(id)),
       deleteSource: (id) => guard(() => catalog.deleteSource(id)),
