@@ -1,7 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
 import { Element as DomElement, Text, type AnyNode, type Element } from 'domhandler';
-import { replaceElement } from 'domutils';
+import { replaceElement, textContent } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
@@ -238,12 +238,13 @@ const NAME_ELEMENTS = new Set(['b', 'strong', 'code', 'tt', 'kbd', 'samp', 'var'
  */
 function markPseudoHeadings($: CheerioAPI, root: Element, served: ReadonlySet<string>): void {
   for (const element of selectAll('p, div', root)) {
-    if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
-    const text = $(element).text().replace(/[\s\u00a0]+/g, ' ').trim();
-    if (text === '' || text.length > 160) continue;
+    // Cheap tests first: most paragraphs are neither a lone name nor of a heading class.
     const visible = element.children.filter((child) => !(child.type === 'text' && isBlankText(child.data)) && !isAnchorMarker(child));
     const onlyName = visible.length === 1 && visible[0]?.type === 'tag' && NAME_ELEMENTS.has(visible[0].name);
     if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
+    if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
+    const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();
+    if (text === '' || text.length > 160) continue;
     // Only something follows it makes it a heading: a lone bold line is emphasis.
     if (!hasFollowingContent(element)) continue;
     // Marked first: a wrapper's id (RDoc's `div.method-detail#method-i-x`) goes to its first entry.
