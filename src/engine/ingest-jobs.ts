@@ -46,7 +46,8 @@ export function createJobRunner(dbPath: string, ingest: Ingest, now: () => Date)
           withStore((store) => {
             store.catalog.updateJob(id, {
               state: failed ? 'failed' : 'complete',
-              progress: { fetched: report.fetched, pages: report.pages, errors: report.errors.length },
+              // A limit that ended the run early is said here too (issue 27), as ingest says it.
+              progress: { fetched: report.fetched, pages: report.pages, errors: report.errors.length, ...(report.stoppedBy === undefined ? {} : { stoppedBy: report.stoppedBy }) },
               endedAt: now().toISOString(),
               ...(failed ? { error: report.stopped ?? report.errors[0]?.message ?? `nothing was ingested from ${url}` } : {}),
             });

@@ -150,7 +150,7 @@ export interface IngestJob {
   version: string;
   url: string;
   state: 'running' | 'complete' | 'failed';
-  progress: { fetched?: number; queued?: number; pages?: number; errors?: number };
+  progress: { fetched?: number; queued?: number; pages?: number; errors?: number; stoppedBy?: StoppedBy };
   startedAt: string;
   endedAt?: string;
   error?: string;

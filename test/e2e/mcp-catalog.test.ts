@@ -3,7 +3,7 @@
  * server was started with --allow-indexing; with it, a job runs to completion with progress
  * notifications, is listed by `jobs`, and its library is found by resolve_library and read by get_docs.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,5 +73,15 @@ describe('MCP catalog tools over stdio', () => {
     const unknown = await client.callTool({ name: 'search_docs', arguments: { query: 'timeouts', library: 'alpha-lib', version: '2.0' } });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/alpha-lib has 1\.0/);
+  }, 120_000);
+
+  it('says when a limit ended an index_docs job early, in its text and its structured result', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-limit-')), 'citedocs.config.json');
+    writeFileSync(config, JSON.stringify({ crawl: { maxPages: 2 } }));
+    const client = await connect(join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-limit-')), 'index.db'), ['--allow-indexing', '--config', config]);
+    clients.push(client);
+    const done = await client.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'alpha-limited', version: '1.0', wait: true } }, undefined, { timeout: 60_000 });
+    expect(textOf(done)).toMatch(/not complete: --max-requests 2 \(setting crawl\.maxPages\) ended it with \d+ URLs left; run index_docs again to continue/);
+    expect((done.structuredContent as { job: { stoppedBy?: { limit: string; value: number } } }).job.stoppedBy).toMatchObject({ limit: 'maxPages', value: 2 });
   }, 120_000);
 });

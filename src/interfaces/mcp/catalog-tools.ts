@@ -143,6 +143,10 @@ function jobDataSchema() {
     library: z.string().optional(),
     version: z.string().optional(),
     pages: z.number().int().optional().describe('pages stored so far'),
+    stoppedBy: z
+      .object({ limit: z.string(), value: z.number(), remaining: z.number(), unit: z.string(), flag: z.string(), setting: z.string().optional(), resumes: z.boolean() })
+      .optional()
+      .describe('present when a limit ended the ingest early: which, its value, what is left'),
     error: z.string().optional(),
   });
 }
@@ -170,13 +174,16 @@ function jobData(job: IngestJob) {
     url: job.url,
     ...(job.library === '' ? {} : { library: job.library, version: job.version }),
     ...(job.progress.pages === undefined ? {} : { pages: job.progress.pages }),
+    ...(job.progress.stoppedBy === undefined ? {} : { stoppedBy: job.progress.stoppedBy }),
     ...(job.error === undefined ? {} : { error: job.error }),
   };
 }
 
 function describeJob(job: IngestJob): string {
   const name = job.library === '' ? job.url : `${job.library}@${job.version} (${job.url})`;
-  return `Job ${job.id}: ${job.state} — ${name}, ${job.progress.pages ?? 0} pages${job.error === undefined ? '' : `: ${job.error}`}`;
+  const stopped = job.progress.stoppedBy;
+  const notice = stopped === undefined ? '' : ` — not complete: ${stopped.flag} ${stopped.value} (setting ${stopped.setting ?? stopped.limit}) ended it with ${stopped.remaining} ${stopped.unit === 'files' ? 'files' : 'URLs'} left; run index_docs again to continue, or raise the setting`;
+  return `Job ${job.id}: ${job.state} — ${name}, ${job.progress.pages ?? 0} pages${notice}${job.error === undefined ? '' : `: ${job.error}`}`;
 }
 
 function failure(message: string): CallToolResult {
