@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
 import { FIELD_COUNT } from '../lexical/fields.js';
 import { decodePostings, encodePostings, type PostingList } from '../lexical/segment.js';
-import { blobOf } from './blobs.js';
-import { readDeleted, type SegmentListing, type StoredSegment } from './lexical-segment-rows.js';
+import { insertSegment, readDeleted, type SegmentListing, type StoredSegment } from './lexical-segment-rows.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -113,15 +112,7 @@ export function mergeSegments(prepare: Prepare, sources: readonly StoredSegment[
     linkKeys.set(from.linkKeys.subarray(doc * 2, doc * 2 + 2), ordinal * 2);
   });
   if (count > 0) {
-    const id = Number(
-      prepare('INSERT INTO lexical_segments (doc_count, row_ids, lengths, link_keys, deleted) VALUES (?, ?, ?, ?, ?)').run(
-        count,
-        blobOf(rowIds),
-        blobOf(lengths),
-        blobOf(linkKeys),
-        Buffer.alloc(Math.ceil(count / 8)),
-      ).lastInsertRowid,
-    );
+    const id = insertSegment(prepare, rowIds, lengths, linkKeys);
     writeMergedPostings(prepare, id, sources, remaps);
   }
   for (const source of sources) {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { decodePostings, type PostingList } from '../lexical/segment.js';
 import { FIELD_COUNT } from '../lexical/fields.js';
-import { alignedCopy } from './blobs.js';
+import { alignedCopy, blobOf } from './blobs.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -42,6 +42,19 @@ export function writeStats(prepare: Prepare, stats: LexicalStats): void {
 
 export function listSegments(prepare: Prepare): SegmentListing[] {
   return prepare('SELECT id, doc_count, deleted_count FROM lexical_segments ORDER BY id').all() as SegmentListing[];
+}
+
+/** Stores a new segment's documents (none deleted yet); its id, for its postings. */
+export function insertSegment(prepare: Prepare, rowIds: Float64Array, lengths: Uint16Array, linkKeys: Uint32Array): number {
+  return Number(
+    prepare('INSERT INTO lexical_segments (doc_count, row_ids, lengths, link_keys, deleted) VALUES (?, ?, ?, ?, ?)').run(
+      rowIds.length,
+      blobOf(rowIds),
+      blobOf(lengths),
+      blobOf(linkKeys),
+      Buffer.alloc(Math.ceil(rowIds.length / 8)),
+    ).lastInsertRowid,
+  );
 }
 
 export function readSegment(prepare: Prepare, id: number): StoredSegment {

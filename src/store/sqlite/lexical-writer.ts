@@ -1,10 +1,9 @@
 import type Database from 'better-sqlite3';
 import { FIELD_COUNT } from '../lexical/fields.js';
 import { analyzeDocument, encodePostings } from '../lexical/segment.js';
-import { blobOf } from './blobs.js';
 import { createLinkCounts } from './lexical-links.js';
 import { mergeSegments, chooseMerge } from './lexical-merge.js';
-import { findDocument, listSegments, readDeleted, readSegment, readStats, type StoredSegment, writeStats } from './lexical-segment-rows.js';
+import { findDocument, insertSegment, listSegments, readDeleted, readSegment, readStats, type StoredSegment, writeStats } from './lexical-segment-rows.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -112,15 +111,7 @@ export function createLexicalWriter(database: Database.Database, prepare: Prepar
       linkKeys[ordinal * 2] = keys.entry;
       linkKeys[ordinal * 2 + 1] = keys.page;
     });
-    const id = Number(
-      prepare('INSERT INTO lexical_segments (doc_count, row_ids, lengths, link_keys, deleted) VALUES (?, ?, ?, ?, ?)').run(
-        count,
-        blobOf(rowIds),
-        blobOf(lengths),
-        blobOf(linkKeys),
-        Buffer.alloc(Math.ceil(count / 8)),
-      ).lastInsertRowid,
-    );
+    const id = insertSegment(prepare, rowIds, lengths, linkKeys);
     const insert = prepare('INSERT INTO lexical_postings (segment_id, term, postings) VALUES (?, ?, ?)');
     for (const term of [...postings.keys()].sort()) {
       const list = postings.get(term) as GrowingPostings;
