@@ -14,13 +14,24 @@ const MAX_REUSED_GROWTH = 1.05;
 /** An exhausted cursor's document: above every ordinal. */
 const END = 0xffff_ffff;
 
-/** The largest weighted term count (Σ field weight × count / norm) in a list, for some weights and b, at some mean lengths. */
+/** Postings per block whose largest weighted count is kept: a run of documents none of which can enter is skipped a block at a time. */
+export const BLOCK_SIZE = 64;
+
+/** The largest weighted term count (Σ field weight × count / norm) of a list and of each block of it, for some weights and b, at some mean lengths. */
 interface ListBound {
   key: string;
   averages: readonly number[];
   weighted: number;
+  blocks: Float64Array;
 }
 const listBounds = new WeakMap<PostingList, ListBound>();
+
+/** A list's bounds scaled to the query's mean lengths: `weighted × growth` bounds every document's weighted count. */
+interface ScaledBound {
+  weighted: number;
+  blocks: Float64Array;
+  growth: number;
+}
 
 /**
  * How much larger any weighted count can be at the mean lengths `now` than at `then`: a field's
@@ -42,18 +53,20 @@ function growthSince(then: readonly number[], now: readonly number[]): number {
 }
 
 /**
- * An upper bound of the weighted count of every document of `list` (deleted ones too, so it
- * holds for any set of tombstones or scope). Computed once per list and kept with it while the
- * list is cached: later queries reuse it, scaled by how much the mean lengths have grown since.
+ * Upper bounds of the weighted count of the documents of `list`, over the list and per block
+ * (deleted documents included, so they hold for any tombstones or scope). Computed once per
+ * list and kept with it while the list is cached: later queries reuse them, scaled by how much
+ * the mean lengths have grown since.
  */
-function weightedBound(list: PostingList, norms: Float32Array, query: QueryScoring): number {
+function weightedBound(list: PostingList, norms: Float32Array, query: QueryScoring): ScaledBound {
   const known = listBounds.get(list);
   if (known !== undefined && known.key === query.boundKey) {
     const growth = growthSince(known.averages, query.averages);
-    if (growth <= MAX_REUSED_GROWTH) return known.weighted * growth;
+    if (growth <= MAX_REUSED_GROWTH) return { weighted: known.weighted * growth, blocks: known.blocks, growth };
   }
   const { docs, tfs } = list;
   const { weights } = query;
+  const blocks = new Float64Array(Math.ceil(docs.length / BLOCK_SIZE));
   let most = 0;
   for (let index = 0; index < docs.length; index += 1) {
     const at = index * FIELD_COUNT;
@@ -63,10 +76,12 @@ function weightedBound(list: PostingList, norms: Float32Array, query: QueryScori
       const tf = tfs[at + field] as number;
       if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
     }
+    const block = Math.floor(index / BLOCK_SIZE);
+    if (weighted > (blocks[block] as number)) blocks[block] = weighted;
     if (weighted > most) most = weighted;
   }
-  listBounds.set(list, { key: query.boundKey, averages: [...query.averages], weighted: most });
-  return most;
+  listBounds.set(list, { key: query.boundKey, averages: [...query.averages], weighted: most, blocks });
+  return { weighted: most, blocks, growth: 1 };
 }
 
 /** The first cursor at or after `position` whose document is at least `target`, by galloping then bisecting. */
@@ -112,13 +127,13 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
     if (segment.count === 0) continue;
     const norms = query.norms(segment);
     const { deleted } = segment;
-    const present: { position: number; list: PostingList; bound: number }[] = [];
+    const present: { position: number; list: PostingList; blocks: Float64Array; growth: number; bound: number }[] = [];
     for (let position = 0; position < termCount; position += 1) {
       const list = (query.lists[position] as readonly (PostingList | undefined)[])[segmentIndex];
       if (list === undefined || list.docs.length === 0 || query.frequencies[position] === 0) continue;
-      const weighted = weightedBound(list, norms, query);
+      const bound = weightedBound(list, norms, query);
       const idf = query.idfs[position] as number;
-      present.push({ position, list, bound: weighted === 0 ? 0 : (idf * weighted) / (k1 + weighted) });
+      present.push({ position, list, blocks: bound.blocks, growth: bound.growth, bound: gainBound(idf, bound.weighted, k1) });
     }
     if (present.length === 0) continue;
     present.sort((a, b) => a.bound - b.bound || a.position - b.position);
@@ -129,8 +144,13 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
     /** Σ of the bounds of lists 0..i: what documents found only in those lists could gain at most. */
     const prefix = new Float64Array(count);
     present.reduce((sum, entry, at) => (prefix[at] = sum + entry.bound), 0);
+    const blocksOf = present.map((entry) => entry.blocks);
+    const growthOf = Float64Array.from(present, (entry) => entry.growth);
+    const idfOf = Float64Array.from(present, (entry) => query.idfs[entry.position] as number);
     const cursor = new Int32Array(count);
     const current = Float64Array.from(docsOf, (docs) => docs[0] as number);
+    /** Documents below this lie in a window whose block bound reached the threshold: they are candidates one by one. */
+    let windowEnd = 0;
 
     let threshold = best.threshold();
     let firstEssential = 0;
@@ -140,6 +160,36 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
       let doc = END;
       for (let at = firstEssential; at < count; at += 1) if ((current[at] as number) < doc) doc = current[at] as number;
       if (doc === END) break;
+      if (doc >= windowEnd) {
+        // A window from `doc` to the end of the nearest current block of an essential list: every
+        // essential document in it lies in its list's current block, so the block maxima of the
+        // lists with a document in the window (plus the non-essential lists) bound its scores.
+        let end = END;
+        for (let at = firstEssential; at < count; at += 1) {
+          const docs = docsOf[at] as Uint32Array;
+          const position = cursor[at] as number;
+          if (position >= docs.length) continue;
+          const last = docs[Math.min(docs.length, (Math.floor(position / BLOCK_SIZE) + 1) * BLOCK_SIZE) - 1] as number;
+          if (last + 1 < end) end = last + 1;
+        }
+        let bound = firstEssential === 0 ? 0 : (prefix[firstEssential - 1] as number);
+        for (let at = firstEssential; at < count; at += 1) {
+          if ((current[at] as number) >= end) continue;
+          const weighted = ((blocksOf[at] as Float64Array)[Math.floor((cursor[at] as number) / BLOCK_SIZE)] as number) * (growthOf[at] as number);
+          bound += gainBound(idfOf[at] as number, weighted, k1);
+        }
+        if (bound * maxPrior * MARGIN < threshold) {
+          for (let at = firstEssential; at < count; at += 1) {
+            if ((current[at] as number) >= end) continue;
+            const docs = docsOf[at] as Uint32Array;
+            const position = seek(docs, cursor[at] as number, end);
+            cursor[at] = position;
+            current[at] = position < docs.length ? (docs[position] as number) : END;
+          }
+          continue;
+        }
+        windowEnd = end;
+      }
       candidate += 1;
       const isDeleted = deleted !== undefined && ((deleted[doc >> 3] as number) & (1 << (doc & 7))) !== 0;
       let partial = 0;
@@ -199,6 +249,11 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
       }
     }
   }
+}
+
+/** The largest gain of a term whose weighted count is at most `weighted`: the gain grows with it. */
+function gainBound(idf: number, weighted: number, k1: number): number {
+  return weighted === 0 ? 0 : (idf * weighted) / (k1 + weighted);
 }
 
 /** A term's gain for the document at `position` of its list, as the exhaustive pass computes it; −1 when no weighted field holds it. */
