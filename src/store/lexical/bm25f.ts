@@ -53,6 +53,8 @@ export interface ScoringIndex {
 
 /** What scoring any segment for one query needs, computed once per query. */
 export interface QueryScoring {
+  /** The query's terms, as the index spells them. */
+  terms: readonly string[];
   /** Field weights, in FIELDS order. */
   weights: readonly number[];
   k1: number;
@@ -171,6 +173,7 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
   });
   const factor = linkPriorOf(ranking, index.maxInlinks, index.maxPageInlinks);
   const query: QueryScoring = {
+    terms: terms.map(({ term }) => term),
     weights,
     k1,
     averages,

@@ -138,12 +138,41 @@ describe('MaxScore pruning of the BM25F top k', () => {
         // The same postings (the same list objects) under other tombstones: other statistics, bounds reused from the first query.
         const redeleted = segments.map((specs, segment) => specs.map((spec, doc) => ({ ...spec, deleted: rolls[(segment * 31 + doc) % rolls.length] === 0 })));
         const second = indexOf(redeleted);
-        const shared: ScoringIndex = { ...second, segments: second.segments.map((segment, position) => ({ ...segment, postings: (first.segments[position] as ScoringSegment).postings })) };
+        // The same segments (row ids and postings), so the bounds cached by the first query are the ones the second reads.
+        const shared: ScoringIndex = {
+          ...second,
+          segments: second.segments.map((segment, position) => {
+            const { rowIds, postings } = first.segments[position] as ScoringSegment;
+            return { ...segment, rowIds, postings };
+          }),
+        };
         scoreIndex(first, terms, ranking, limit, false, 'pruned');
         expect(summary(scoreIndex(shared, terms, ranking, limit, false, 'pruned'))).toEqual(summary(scoreIndex(shared, terms, ranking, limit, false, 'exhaustive')));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('scales a bound cached at shorter mean lengths up to the longer ones: a tie in a later segment still wins by its row id', () => {
+    const filler = (text: number[], deleted = false): DocumentSpec => ({ title: [], heading: [], text, code: [], inlinks: 0, pageInlinks: 0, deleted });
+    // "alpha beta" in both segments; the later segment holds the smaller row id, so it wins the tie.
+    const segments = (shortDeleted: boolean) => [[filler([0, 1])], [filler([0, 1]), ...Array.from({ length: 18 }, () => filler([1, 2])), filler([3], shortDeleted)]];
+    const before = indexOf(segments(false));
+    // Deleting the one short document lengthens the mean (by 2.6%): every norm shrinks, every weighted count grows.
+    const after = indexOf(segments(true));
+    const shared: ScoringIndex = {
+      ...after,
+      segments: after.segments.map((segment, position) => {
+        const { rowIds, postings } = before.segments[position] as ScoringSegment;
+        return { ...segment, rowIds, postings };
+      }),
+    };
+    const ranking: LexicalRanking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, pagePrior: 0, quotedWeight: 1 };
+    const terms = [{ term: 'alpha', weight: 1 }];
+    scoreIndex(before, terms, ranking, 1, false, 'pruned');
+    const exhaustive = summary(scoreIndex(shared, terms, ranking, 1, false, 'exhaustive'));
+    expect(exhaustive[0]?.rowId).toBeLessThan(2000);
+    expect(summary(scoreIndex(shared, terms, ranking, 1, false, 'pruned'))).toEqual(exhaustive);
   });
 
   it('skips documents that cannot enter: once the rare word fills the top k, documents with the common word alone are not scored', () => {

@@ -1,5 +1,6 @@
 import type { QueryScoring, ScoredHit, ScoringIndex } from './bm25f.js';
 import { FIELD_COUNT } from './fields.js';
+import { BLOCK_SIZE, weightedBound } from './list-bounds.js';
 import type { PostingList } from './segment.js';
 import type { TopK } from './top-k.js';
 
@@ -9,80 +10,8 @@ import type { TopK } from './top-k.js';
  * skipped only when it falls short by more than any rounding could account for.
  */
 const MARGIN = 1 + 1e-6;
-/** A cached bound is reused while the mean lengths have grown by at most this factor since it was computed. */
-const MAX_REUSED_GROWTH = 1.05;
 /** An exhausted cursor's document: above every ordinal. */
 const END = 0xffff_ffff;
-
-/** Postings per block whose largest weighted count is kept: a run of documents none of which can enter is skipped a block at a time. */
-export const BLOCK_SIZE = 64;
-
-/** The largest weighted term count (Σ field weight × count / norm) of a list and of each block of it, for some weights and b, at some mean lengths. */
-interface ListBound {
-  key: string;
-  averages: readonly number[];
-  weighted: number;
-  blocks: Float64Array;
-}
-const listBounds = new WeakMap<PostingList, ListBound>();
-
-/** A list's bounds scaled to the query's mean lengths: `weighted × growth` bounds every document's weighted count. */
-interface ScaledBound {
-  weighted: number;
-  blocks: Float64Array;
-  growth: number;
-}
-
-/**
- * How much larger any weighted count can be at the mean lengths `now` than at `then`: a field's
- * norm 1 − b + b × length / mean shrinks at most by the factor its mean grew. Infinity when a
- * field gained or lost its first length (its norm was or becomes 1 whatever the length).
- */
-function growthSince(then: readonly number[], now: readonly number[]): number {
-  let growth = 1;
-  for (let field = 0; field < now.length; field += 1) {
-    const before = then[field] ?? 0;
-    const after = now[field] ?? 0;
-    if (before === 0 || after === 0) {
-      if (before !== after) return Number.POSITIVE_INFINITY;
-      continue;
-    }
-    if (after > before) growth = Math.max(growth, after / before);
-  }
-  return growth;
-}
-
-/**
- * Upper bounds of the weighted count of the documents of `list`, over the list and per block
- * (deleted documents included, so they hold for any tombstones or scope). Computed once per
- * list and kept with it while the list is cached: later queries reuse them, scaled by how much
- * the mean lengths have grown since.
- */
-function weightedBound(list: PostingList, norms: Float32Array, query: QueryScoring): ScaledBound {
-  const known = listBounds.get(list);
-  if (known !== undefined && known.key === query.boundKey) {
-    const growth = growthSince(known.averages, query.averages);
-    if (growth <= MAX_REUSED_GROWTH) return { weighted: known.weighted * growth, blocks: known.blocks, growth };
-  }
-  const { docs, tfs } = list;
-  const { weights } = query;
-  const blocks = new Float64Array(Math.ceil(docs.length / BLOCK_SIZE));
-  let most = 0;
-  for (let index = 0; index < docs.length; index += 1) {
-    const at = index * FIELD_COUNT;
-    const normAt = (docs[index] as number) * FIELD_COUNT;
-    let weighted = 0;
-    for (let field = 0; field < FIELD_COUNT; field += 1) {
-      const tf = tfs[at + field] as number;
-      if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
-    }
-    const block = Math.floor(index / BLOCK_SIZE);
-    if (weighted > (blocks[block] as number)) blocks[block] = weighted;
-    if (weighted > most) most = weighted;
-  }
-  listBounds.set(list, { key: query.boundKey, averages: [...query.averages], weighted: most, blocks });
-  return { weighted: most, blocks, growth: 1 };
-}
 
 /** The first cursor at or after `position` whose document is at least `target`, by galloping then bisecting. */
 function seek(docs: Uint32Array, position: number, target: number): number {
@@ -131,7 +60,7 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
     for (let position = 0; position < termCount; position += 1) {
       const list = (query.lists[position] as readonly (PostingList | undefined)[])[segmentIndex];
       if (list === undefined || list.docs.length === 0 || query.frequencies[position] === 0) continue;
-      const bound = weightedBound(list, norms, query);
+      const bound = weightedBound(segment, (query.terms[position] as string), list, norms, query);
       const idf = query.idfs[position] as number;
       present.push({ position, list, blocks: bound.blocks, growth: bound.growth, bound: gainBound(idf, bound.weighted, k1) });
     }
