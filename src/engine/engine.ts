@@ -44,6 +44,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   const store = (): Store => (handle ??= createSqliteStore(config.dbPath));
   /** The store when the index exists already (what a re-crawl knows), without creating it. */
   const existingStore = (): Store | undefined => (handle !== undefined || existsSync(config.dbPath) ? store() : undefined);
+  /** The store, its index created first when missing: for writers that read before their first write. */
+  const createdStore = async (): Promise<Store> => {
+    if (!existsSync(config.dbPath)) await createSqliteStore(config.dbPath, 'write').close();
+    return store();
+  };
   let reranking: Reranking | undefined;
   const embedderDependencies: EmbedderDependencies = {
     ...(dependencies.env === undefined ? {} : { env: dependencies.env }),
@@ -175,9 +180,10 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async ingestDocuments(documents, options = {}) {
       const { ingestDocuments } = await import('./ingest-documents.js');
+      const index = await createdStore();
       const report = await ingestDocuments(documents, {
         config,
-        openStore: store,
+        openStore: () => index,
         tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
         ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
       });
@@ -271,7 +277,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         llm: llmOf,
         ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, searchBackend: dependencies.searchBackend, env: dependencies.env, now: dependencies.now }),
         save: async (pages) => {
-          const index = store();
+          const index = await createdStore();
           // Pages saved from the web belong to one source, web@latest, so scoping and `remove web` reach them.
           const saved =
             (await index.catalog.listSources()).find((source) => source.library === 'web' && source.version === 'latest') ??
