@@ -323,7 +323,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   });
 
-  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
+  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, configFor, warn });
   registerCatalogCommands(program, io, { withCommon, engineFor, print });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
 
