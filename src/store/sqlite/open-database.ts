@@ -69,6 +69,11 @@ export function assertIndexLocation(path: string): void {
   }
 }
 
+/** Creates the folder of a new index (what opening it for writing does), failing as clearly. */
+export function createIndexFolder(path: string): void {
+  createFolders(dirname(resolve(path)), path);
+}
+
 function nearestExisting(folder: string): { existing: string; missing: string[] } {
   const missing: string[] = [];
   let current = folder;
