@@ -111,7 +111,7 @@ describe('citedocs serve --workers', () => {
     expect(await single.exited).toBe(0);
     expect(pair.output.stdout).toBe(`${pair.base}\n`);
     expect(pair.output.stderr.match(/citedocs: serving /g)).toHaveLength(1);
-    expect(pair.output.stderr).toMatch(/by 2 worker processes: chat page http:\/\/127\.0\.0\.1:\d+\//);
+    expect(pair.output.stderr).toMatch(/: chat page http:\/\/127\.0\.0\.1:\d+\/.*; 2 worker processes\n/);
     expect([...pids].filter(alive)).toEqual([]);
   }, 120_000);
 

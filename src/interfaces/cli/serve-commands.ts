@@ -114,8 +114,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       };
       const announce = (address: string, workers: number) => {
         const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
-        const by = workers === 1 ? '' : ` by ${workers} worker processes`;
-        io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')})${by}: ${what}\n`);
+        const by = workers === 1 ? '' : `; ${workers} worker processes`;
+        io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}${by}\n`);
         // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
         io.stdout(`${address}\n`);
       };
