@@ -90,6 +90,8 @@ export async function serveWithWorkers(options: ServeWorkersOptions): Promise<vo
       const worker = cluster.fork();
       running.add(worker);
       let workerListening = false;
+      // A message to a worker that just died fails with an 'error' event: its 'exit' follows, and is handled there.
+      worker.on('error', () => undefined);
       worker.on('message', (message: unknown) => {
         if (!isFromWorker(message)) return;
         // A message sent before the worker's module has loaded would be lost: it asks when it can hear.
