@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../core/errors.js';
 import { acquireWriterLock, writerLockPath } from './writer-lock.js';
@@ -75,6 +76,19 @@ describe('acquireWriterLock', () => {
     (await acquireWriterLock(dbPath, { timeoutMs: 0 })).release();
     expect(existsSync(writerLockPath(dbPath))).toBe(true);
     await expect(acquireWriterLock('/proc/nope/x.db', { timeoutMs: 0 })).rejects.toThrow(/^Cannot create the index \/proc\/nope\/x\.db/);
+  });
+
+  it('refuses a file that is not a citedocs index, creating nothing beside it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'citedocs-lock-'));
+    const notes = join(folder, 'notes.db');
+    writeFileSync(notes, 'These are my notes, not a database.\n'.repeat(20));
+    await expect(acquireWriterLock(notes, { timeoutMs: 0 })).rejects.toThrow(`${notes} is not a citedocs index`);
+    const foreign = join(folder, 'other.sqlite');
+    const other = new Database(foreign);
+    other.exec('CREATE TABLE notes (body TEXT)');
+    other.close();
+    await expect(acquireWriterLock(foreign, { timeoutMs: 0 })).rejects.toThrow(`${foreign} is a SQLite database that citedocs did not create`);
+    expect(readdirSync(folder).sort()).toEqual(['notes.db', 'other.sqlite']);
   });
 
   it('is free as soon as a writer holding it is killed with -9 (the kernel drops the lock)', async () => {

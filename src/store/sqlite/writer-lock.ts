@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describeCause, StoreError } from '../../core/errors.js';
-import { assertIndexLocation, createIndexFolder } from './open-database.js';
+import { assertIndexLocation, assertNotForeign, createIndexFolder } from './open-database.js';
 
 /** Held while one process writes an index (ingest, refresh, embed, remove); `release` lets the next one in. */
 export interface WriterLock {
@@ -35,7 +35,9 @@ export function writerLockPath(dbPath: string): string {
  * to readers: searches never wait on it.
  */
 export async function acquireWriterLock(dbPath: string, options: WriterLockOptions): Promise<WriterLock> {
+  // Nothing is created beside a file that is not an index, nor where no index can be made.
   assertIndexLocation(dbPath);
+  assertNotForeign(dbPath);
   if (!existsSync(dirname(resolve(dbPath)))) createIndexFolder(dbPath);
   const path = writerLockPath(dbPath);
   let database: Database.Database;
