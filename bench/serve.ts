@@ -48,8 +48,29 @@ if (dbPath === undefined || !existsSync(dbPath)) {
 }
 const index = dbPath;
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime and stime, in clock ticks (100 a second on Linux): fields 14 and 15 of stat, 12 and 13 after the name.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The processes `citedocs serve` runs as: itself, and its workers when it has any. */
+function serverPids(pid: number): { primary: number; workers: number[] } {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return { primary: pid, workers: children === '' ? [] : children.split(' ').map(Number) };
+  } catch {
+    return { primary: pid, workers: [] };
+  }
+}
+
 /** `citedocs serve --workers N` on a free port; resolves with its address (its one stdout line). */
-async function startServer(workers: number): Promise<{ base: string; stop: () => Promise<void> }> {
+async function startServer(workers: number): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const server: ChildProcess = spawn(process.execPath, [...CLI, 'serve', '--db', index, '--port', '0', '--quiet', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -69,6 +90,7 @@ async function startServer(workers: number): Promise<{ base: string; stop: () =>
   });
   return {
     base,
+    pid: server.pid ?? 0,
     stop: async () => {
       server.kill('SIGTERM');
       await exited;
@@ -77,6 +99,8 @@ async function startServer(workers: number): Promise<{ base: string; stop: () =>
 }
 
 interface Load {
+  /** Where the CPU went, per request: a speed-up is bounded by the cores the serving processes can get. */
+  cpu: string;
   requestsPerSecond: number;
   total: number;
   p50: number;
@@ -87,11 +111,19 @@ interface Load {
 }
 
 /** POST /search with the queries in turn, for `seconds` or until `until` settles. */
-async function load(base: string, until?: Promise<unknown>): Promise<Load> {
-  // One request per query first: the first search of each worker opens the index.
-  for (let round = 0; round < 2; round += 1) {
-    for (const query of QUERIES) await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ query, limit: 5 }) });
+async function load(base: string, serverPid: number, workers: number, until?: Promise<unknown>): Promise<Load> {
+  // Every query once to every worker first: the first search of a worker opens the index, and the
+  // first of each query reads its postings. Each on a new connection, which the cluster hands to
+  // the workers in turn, so `workers` requests in a row reach each worker once.
+  for (const query of QUERIES) {
+    for (let copy = 0; copy < workers; copy += 1) {
+      await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ query, limit: 5 }) });
+    }
   }
+  const pids = serverPids(serverPid);
+  const serverCpu = () => [pids.primary, ...pids.workers].map((pid) => cpuSeconds(pid) ?? Number.NaN);
+  const serverBefore = serverCpu();
+  const clientBefore = process.cpuUsage();
   let next = 0;
   const instance = autocannon(
     {
@@ -108,7 +140,15 @@ async function load(base: string, until?: Promise<unknown>): Promise<Load> {
     instance.once('done', resolve);
     void until?.finally(() => instance.stop());
   });
+  const serverAfter = serverCpu();
+  const client = process.cpuUsage(clientBefore);
+  const perRequest = (cpu: number) => ((cpu * 1000) / Math.max(result.requests.total, 1)).toFixed(2);
+  const used = serverAfter.map((after, index) => after - (serverBefore[index] ?? 0));
+  const [primaryCpu = 0, ...workersCpu] = used;
+  // Without workers the primary is what serves; with them it only hands connections over.
+  const servingCpu = pids.workers.length === 0 ? primaryCpu : workersCpu.reduce((sum, cpu) => sum + cpu, 0);
   return {
+    cpu: `CPU ms per request: serving ${perRequest(servingCpu)}${pids.workers.length === 0 ? '' : `, primary ${perRequest(primaryCpu)}`}, load generator ${perRequest((client.user + client.system) / 1e6)}`,
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
@@ -124,6 +164,7 @@ function print(label: string, result: Load): void {
   console.log(`  requests/s  mean ${result.requestsPerSecond.toFixed(0)}   total ${result.total}`);
   console.log(`  latency     p50 ${result.p50} ms   p99 ${result.p99} ms   max ${result.max} ms`);
   console.log(`  errors      ${result.errors} (${result.detail})`);
+  console.log(`  ${result.cpu}`);
 }
 
 /** A copy of the docs with the first paragraph of every page changed, served where the index crawled them. */
@@ -165,14 +206,14 @@ const idle: Load[] = [];
 for (const workers of workerCounts) {
   const server = await startServer(workers);
   try {
-    const result = await load(server.base);
+    const result = await load(server.base, server.pid, workers);
     idle.push(result);
     print(`--workers ${workers}, ${seconds} s idle`, result);
     if (result.errors > 0) process.exitCode = 1;
     if (values['during-ingest'] === true) {
       const site = await changedSite();
       const ingest = reingest(site.url);
-      const during = await load(server.base, ingest.done);
+      const during = await load(server.base, server.pid, workers, ingest.done);
       const outcome = await ingest.done;
       await site.close();
       print(`--workers ${workers}, while \`citedocs ingest\` re-crawls every page changed (${outcome.seconds.toFixed(1)} s, exit ${outcome.code})`, during);
