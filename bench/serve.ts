@@ -99,6 +99,8 @@ async function startServer(workers: number): Promise<{ base: string; pid: number
 }
 
 interface Load {
+  /** Mean size of an answer: answers that shrink while an ingest runs have lost passages. */
+  bytesPerAnswer: number;
   /** Where the CPU went, per request: a speed-up is bounded by the cores the serving processes can get. */
   cpu: string;
   requestsPerSecond: number;
@@ -149,6 +151,7 @@ async function load(base: string, serverPid: number, workers: number, until?: Pr
   const servingCpu = pids.workers.length === 0 ? primaryCpu : workersCpu.reduce((sum, cpu) => sum + cpu, 0);
   return {
     cpu: `CPU ms per request: serving ${perRequest(servingCpu)}${pids.workers.length === 0 ? '' : `, primary ${perRequest(primaryCpu)}`}, load generator ${perRequest((client.user + client.system) / 1e6)}`,
+    bytesPerAnswer: result.throughput.total / Math.max(result.requests.total, 1),
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
@@ -161,7 +164,7 @@ async function load(base: string, serverPid: number, workers: number, until?: Pr
 
 function print(label: string, result: Load): void {
   console.log(`${label}`);
-  console.log(`  requests/s  mean ${result.requestsPerSecond.toFixed(0)}   total ${result.total}`);
+  console.log(`  requests/s  mean ${result.requestsPerSecond.toFixed(0)}   total ${result.total}   ${(result.bytesPerAnswer / 1024).toFixed(1)} KB per answer`);
   console.log(`  latency     p50 ${result.p50} ms   p99 ${result.p99} ms   max ${result.max} ms`);
   console.log(`  errors      ${result.errors} (${result.detail})`);
   console.log(`  ${result.cpu}`);
