@@ -16,6 +16,7 @@ import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
+import { indexLocker, LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -48,6 +49,7 @@ interface IngestFlags {
   render?: boolean;
   library?: string;
   version?: string;
+  lockTimeout: number;
 }
 
 interface ScopeFlags {
@@ -128,6 +130,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { values, dependencies } = configFor(options, dbPath);
     return createEngine(values, dependencies);
   };
+  const lockIndex = indexLocker(warn, io.signal);
   const print = (options: CommonOptions, json: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(json, null, 2) : human}\n`);
 
   withEmbedder(withCommon(
@@ -149,10 +152,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
       .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
       .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)')
-      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)'),
+      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
   )).action(async (source: string, options: CommonOptions & IngestFlags) => {
     const maxRequests = renamedValue(options.maxRequests, options.maxPages, { command: 'ingest', old: '--max-pages', replacement: '--max-requests' }, warn);
     const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout, true);
     const exporter = options.export === undefined ? undefined : openExport(options.export);
     try {
       const reporter = progressReporter(io, options);
@@ -184,6 +189,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       exporter?.close();
       await engine.close();
+      lock.release();
     }
   });
 
@@ -251,9 +257,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   withEmbedder(withCommon(
     program
       .command('embed')
-      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume'),
-  )).action(async (options: CommonOptions) => {
+      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
+  )).action(async (options: CommonOptions & { lockTimeout: number }) => {
     const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout);
     try {
       const reporter = progressReporter(io, options);
       const report = await engine.embed({
@@ -265,6 +273,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (report.interrupted) exitCode = EXIT.failure;
     } finally {
       await engine.close();
+      lock.release();
     }
   });
 
@@ -323,8 +332,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   });
 
-  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
-  registerCatalogCommands(program, io, { withCommon, engineFor, print });
+  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, configFor, warn });
+  registerCatalogCommands(program, io, { withCommon, engineFor, print, lockIndex });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
 
   const verbose = argv.includes('--verbose') || argv.includes('-v');

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
@@ -19,12 +21,16 @@ interface ServeFlags {
   allowedOrigins: string[];
   example: string[];
   timeout: number;
+  /** Processes serving requests; undefined: one per core. */
+  workers?: number;
 }
 
 interface CommandKit {
   withCommon: (command: Command) => Command;
   withEmbedder: (command: Command) => Command;
   engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+  /** The configuration engineFor builds its engine from, for worker processes to build theirs. */
+  configFor: (options: { db?: string; config?: string; embedder?: string }) => { values: CitedocsConfigInput; dependencies: { configOrigin?: string } };
   warn: (code: string, message: string) => void;
 }
 
@@ -56,6 +62,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--allowed-origins <origins>', ALLOWED_ORIGINS_HELP, collectList, [])
     .option('--example <question>', 'a question the chat page suggests before the first one (repeatable; default: topics from page titles)', collect, [])
     .option('--timeout <ms>', 'stop a request that takes longer than this many milliseconds', positiveInteger, 60_000)
+    .option('--workers <n>', 'processes that serve requests, sharing the port and the index (default: one per CPU core; 1: this process alone)', positiveInteger)
     .action(async (options: ServeFlags) => listen(options, 'serve'));
 
   kit
@@ -94,10 +101,9 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
         kit.warn('open-server', `listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.`);
       }
-      const { createHttpServer } = await import('../http/server.js');
       // The name it is bound to is one it answers to; a wildcard address names none.
       const boundName = isIP(options.host) === 0 && !LOOPBACK.has(options.host) ? [options.host] : [];
-      const app = await createHttpServer(engine, {
+      const serverOptions = {
         apiKeys,
         corsOrigins: options.corsOrigin,
         allowedHosts: [...boundName, ...options.allowedHosts],
@@ -105,13 +111,40 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
         log: options.quiet !== true,
-        logStream: { write: (line) => io.stderr(line) },
-      });
-      const address = await app.listen({ host: options.host, port: options.port });
-      const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
-      io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}\n`);
-      // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
-      io.stdout(`${address}\n`);
+      };
+      const announce = (address: string, workers: number) => {
+        const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
+        const by = workers === 1 ? '' : `; ${workers} worker processes`;
+        io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}${by}\n`);
+        // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
+        io.stdout(`${address}\n`);
+      };
+      const workers = options.workers ?? (mode === 'serve' ? availableParallelism() : 1);
+      if (workers > 1) {
+        // Refused here, once, rather than by every worker: a host or origin that does not parse.
+        const { createHostCheck } = await import('../http/host-check.js');
+        createHostCheck({ allowedHosts: serverOptions.allowedHosts, allowedOrigins: [...serverOptions.allowedOrigins, ...serverOptions.corsOrigins] });
+        const { values, dependencies } = kit.configFor(options);
+        const { serveWithWorkers } = await import('../http/serve-workers.js');
+        // Each worker opens the index itself; this process only supervises them.
+        await engine.close();
+        await serveWithWorkers({
+          workers,
+          settings: {
+            config: { values: { ...values, dbPath: engine.config.dbPath }, ...(dependencies.configOrigin === undefined ? {} : { configOrigin: dependencies.configOrigin }) },
+            server: serverOptions,
+            host: options.host,
+            port: options.port,
+          },
+          ...(io.signal === undefined ? {} : { signal: io.signal }),
+          log: io.stderr,
+          onListening: (address) => announce(address, workers),
+        });
+        return;
+      }
+      const { createHttpServer } = await import('../http/server.js');
+      const app = await createHttpServer(engine, { ...serverOptions, logStream: { write: (line) => io.stderr(line) } });
+      announce(await app.listen({ host: options.host, port: options.port }), 1);
       await new Promise<void>((resolve) => {
         if (io.signal === undefined) return;
         if (io.signal.aborted) resolve();

@@ -114,7 +114,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
   app.get('/healthz', async () => {
     const stats = await engine.stats();
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks };
+    // pid: which process answered, when `serve --workers N` runs several.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid };
   });
   app.get('/openapi.json', () => openApiDocument());
 
