@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine-types.js';
@@ -19,6 +20,7 @@ interface ServeFlags {
   allowedOrigins: string[];
   example: string[];
   timeout: number;
+  allowIndexing?: boolean;
 }
 
 interface CommandKit {
@@ -56,6 +58,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--allowed-origins <origins>', ALLOWED_ORIGINS_HELP, collectList, [])
     .option('--example <question>', 'a question the chat page suggests before the first one (repeatable; default: topics from page titles)', collect, [])
     .option('--timeout <ms>', 'stop a request that takes longer than this many milliseconds', positiveInteger, 60_000)
+    .option('--allow-indexing', 'let agents index documentation sites over MCP (index_docs runs background crawl jobs)')
     .action(async (options: ServeFlags) => listen(options, 'serve'));
 
   kit
@@ -72,7 +75,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--api-key <key>', 'with --port: require this bearer token (repeatable)', collect, [])
     .option('--allowed-hosts <hosts>', `with --port: ${ALLOWED_HOSTS_HELP}`, collectList, [])
     .option('--allowed-origins <origins>', `with --port: ${ALLOWED_ORIGINS_HELP}`, collectList, [])
-    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number; allowIndexing?: boolean }) => {
+    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number }) => {
       if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], example: [], timeout: 60_000 }, 'mcp');
       const engine = kit.engineFor(options);
       try {
@@ -88,8 +91,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
   async function listen(options: ServeFlags, mode: 'serve' | 'mcp'): Promise<void> {
     const engine = kit.engineFor(options);
     try {
-      // A missing or unreadable index is refused now, not at the first request.
-      const stats = engine.stats();
+      // A missing or unreadable index is refused now, not at the first request; a server that may index starts on an empty one.
+      const stats = options.allowIndexing === true && !existsSync(engine.config.dbPath) ? undefined : engine.stats();
       const apiKeys = [...options.apiKey, ...(io.env['CITEDOCS_API_KEYS'] ?? '').split(',').map((key) => key.trim()).filter(Boolean)];
       if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
         kit.warn('open-server', `listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.`);
@@ -104,12 +107,14 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         allowedOrigins: options.allowedOrigins,
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
+        allowIndexing: options.allowIndexing === true,
         log: options.quiet !== true,
         logStream: { write: (line) => io.stderr(line) },
       });
       const address = await app.listen({ host: options.host, port: options.port });
       const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
-      io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}\n`);
+      const holding = stats === undefined ? 'no index yet: agents may index with index_docs' : `${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}`;
+      io.stderr(`citedocs: serving ${engine.config.dbPath} (${holding}): ${what}\n`);
       // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
       io.stdout(`${address}\n`);
       await new Promise<void>((resolve) => {
