@@ -1,5 +1,6 @@
 import { inspectPage } from './catalog.js';
-import { labelFor, matchLibraries, namedLibrarySources, removeSources, routeByNamedLibrary, scopedSourceIds, sourcesNamed, summariseCatalog } from './library-catalog.js';
+import { labelFor, matchLibraries, namedLibrarySources, removeSources, routeByNamedLibrary, scopedSourceIds, sourceIdOfCandidates, sourcesNamed, summariseCatalog } from './library-catalog.js';
+import { orderWithinSources } from '../retrieve/source-order.js';
 import { folderRootUrl, type SourceRequest, sourceResolver } from './source-resolver.js';
 import { createJobRunner } from './ingest-jobs.js';
 import { siteReport } from './site-report.js';
@@ -33,6 +34,9 @@ import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
+
+/** Sources of an unscoped ranking re-ordered by their own statistics, at most: one extra retrieval each. */
+const MAX_SOURCES_REORDERED = 8;
 
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
@@ -101,6 +105,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       const rest = await retrieve(text, topK, wiring, signal);
       const seen = new Set(retrieval.candidates.map((candidate) => candidate.chunk.id));
       retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
+    } else if (sourceIds === undefined) {
+      // Over several libraries: each keeps its slots in the ranking, filled in its own order (as if indexed alone).
+      retrieval.candidates = await orderWithinSources(retrieval.candidates, {
+        sourceOf: sourceIdOfCandidates(store, retrieval.candidates),
+        retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
+        maxSources: MAX_SOURCES_REORDERED,
+      });
     }
     const reranked = await (reranking ??= createReranking(config, llmOf)).rerank(text, retrieval.candidates, signal);
     const candidates = routed === undefined ? reranked.candidates : routeByNamedLibrary(text, reranked.candidates, store).candidates;

@@ -108,4 +108,16 @@ export function routeByNamedLibrary(question: string, candidates: readonly Candi
   return { candidates: [...first, ...rest], named };
 }
 
+/** The source (library version) of each candidate's page, for an index of several sources; one that has none: undefined. */
+export function sourceIdOfCandidates(store: Store, candidates: readonly Candidate[]): (candidate: Candidate) => number | undefined {
+  const sources = store.catalog.sourceNames();
+  if (sources.length < 2) return () => undefined;
+  const labels = store.catalog.sourceLabels(candidates.map((candidate) => candidate.chunk.pageUrl));
+  const ids = new Map(sources.map((source) => [`${source.library}@${source.version}`, source.id]));
+  return (candidate) => {
+    const label = labels.get(candidate.chunk.pageUrl);
+    return label === undefined ? undefined : ids.get(`${label.library}@${label.version}`);
+  };
+}
+
 export { describeCatalog };
