@@ -148,7 +148,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--include <glob>', 'only crawl URL paths matching this glob (repeatable), e.g. "/docs/api/**"', collect, [])
       .option('--exclude <glob>', 'never crawl URL paths matching this glob (repeatable), e.g. "/docs/ja/**"', collect, [])
       .option('--export <file.jsonl>', 'also write every page read as a JSON line (url, title, markdown, headings, fetchedAt, etag, lastModified)')
-      .option('--base-url <url>', 'for a folder: the URL its documents are published under')
+      .option('--base-url <url>', 'for a folder: the URL its documents are published under; with --git, {version} or {tag} in it names each version (default: GitHub/GitLab file pages, else git+file:REPO@TAG/PATH)')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
       .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
       .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)')
