@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine-types.js';
-import { CitedocsError } from '../../core/errors.js';
+import { CitedocsError, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import type { CliIo } from './main.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
@@ -23,6 +24,7 @@ interface ServeFlags {
   timeout: number;
   /** Processes serving requests; undefined: one per core. */
   workers?: number;
+  allowIndexing?: boolean;
 }
 
 interface CommandKit {
@@ -62,7 +64,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--allowed-origins <origins>', ALLOWED_ORIGINS_HELP, collectList, [])
     .option('--example <question>', 'a question the chat page suggests before the first one (repeatable; default: topics from page titles)', collect, [])
     .option('--timeout <ms>', 'stop a request that takes longer than this many milliseconds', positiveInteger, 60_000)
-    .option('--workers <n>', 'processes that serve requests, sharing the port and the index (default: one per CPU core; 1: this process alone)', positiveInteger)
+    .option('--workers <n>', 'processes that serve requests, sharing the port and the index (default: one per CPU core, or 1 with --allow-indexing; 1: this process alone)', positiveInteger)
+    .option('--allow-indexing', 'let agents index documentation sites over MCP (index_docs runs background crawl jobs; served by one process, the index writer)')
     .action(async (options: ServeFlags) => listen(options, 'serve'));
 
   kit
@@ -79,7 +82,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--api-key <key>', 'with --port: require this bearer token (repeatable)', collect, [])
     .option('--allowed-hosts <hosts>', `with --port: ${ALLOWED_HOSTS_HELP}`, collectList, [])
     .option('--allowed-origins <origins>', `with --port: ${ALLOWED_ORIGINS_HELP}`, collectList, [])
-    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number; allowIndexing?: boolean }) => {
+    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number }) => {
       if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], example: [], timeout: 60_000 }, 'mcp');
       const engine = kit.engineFor(options);
       try {
@@ -95,8 +98,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
   async function listen(options: ServeFlags, mode: 'serve' | 'mcp'): Promise<void> {
     const engine = kit.engineFor(options);
     try {
-      // A missing or unreadable index is refused now, not at the first request.
-      const stats = await engine.stats();
+      // A missing or unreadable index is refused now, not at the first request; a server that may index starts on an empty one.
+      const stats = options.allowIndexing === true && !existsSync(engine.config.dbPath) ? undefined : await engine.stats();
       const apiKeys = [...options.apiKey, ...(io.env['CITEDOCS_API_KEYS'] ?? '').split(',').map((key) => key.trim()).filter(Boolean)];
       if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
         kit.warn('open-server', `listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.`);
@@ -110,16 +113,21 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         allowedOrigins: options.allowedOrigins,
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
+        allowIndexing: options.allowIndexing === true,
         log: options.quiet !== true,
       };
       const announce = (address: string, workers: number) => {
         const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
         const by = workers === 1 ? '' : `; ${workers} worker processes`;
-        io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}${by}\n`);
+        const holding = stats === undefined ? 'no index yet: agents may index with index_docs' : `${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}`;
+        io.stderr(`citedocs: serving ${engine.config.dbPath} (${holding}): ${what}${by}\n`);
         // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
         io.stdout(`${address}\n`);
       };
-      const workers = options.workers ?? (mode === 'serve' ? availableParallelism() : 1);
+      if (options.allowIndexing === true && options.workers !== undefined && options.workers > 1) {
+        throw new UsageError(`--allow-indexing runs ingest jobs in the serving process, which must be the index's one writer: drop --workers ${options.workers} (or serve a second, read-only server with --workers beside it).`);
+      }
+      const workers = options.workers ?? (mode === 'serve' && options.allowIndexing !== true ? availableParallelism() : 1);
       if (workers > 1) {
         // Refused here, once, rather than by every worker: a host or origin that does not parse.
         const { createHostCheck } = await import('../http/host-check.js');
