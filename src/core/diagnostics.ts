@@ -1,3 +1,4 @@
+import { logger } from './log.js';
 import type { Stage } from './stages.js';
 
 /**
@@ -58,4 +59,9 @@ export function messagesOf(diagnostics: readonly Diagnostic[]): string[] {
 /** Diagnostics and their `warnings` messages, side by side, as every result carries them. */
 export function withWarnings(diagnostics: readonly Diagnostic[]): { warnings: string[]; diagnostics: Diagnostic[] } {
   return { warnings: messagesOf(diagnostics), diagnostics: [...diagnostics] };
+}
+
+/** Logs each diagnostic at warn in its stage's logger: every fallback taken is in the logs too. */
+export function logDiagnostics(diagnostics: readonly Diagnostic[], fields: Record<string, unknown> = {}): void {
+  for (const entry of diagnostics) logger(entry.stage).warn({ code: entry.code, ...fields }, entry.message);
 }

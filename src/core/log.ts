@@ -34,7 +34,8 @@ const children = new Map<Stage, Logger>();
 export function configureLogging(settings: LogSettings): void {
   const write = settings.format === 'json' ? settings.write : textWriter(settings.write, settings.paint);
   // The root logs nothing itself; each stage's child has its own level.
-  root = pino({ level: 'silent', ...(settings.format === 'text' ? { base: null, timestamp: false } : {}) }, { write });
+  // Request logs (the http stage) never show a client's credentials.
+  root = pino({ level: 'silent', redact: ['req.headers.authorization'], ...(settings.format === 'text' ? { base: null, timestamp: false } : {}) }, { write });
   levels = { level: settings.level, stages: { ...settings.stages } };
   children.clear();
 }

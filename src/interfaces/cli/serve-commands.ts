@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError } from '../../core/errors.js';
+import { logger } from '../../core/log.js';
 import { plural } from '../../core/plural.js';
 import type { CliIo } from './main.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
@@ -104,8 +105,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         allowedOrigins: options.allowedOrigins,
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
-        log: options.quiet !== true,
-        logStream: { write: (line) => io.stderr(line) },
+        // Request logs are the http stage's: info by default, silent with --quiet, JSON on stderr.
+        logger: logger('http'),
       });
       const address = await app.listen({ host: options.host, port: options.port });
       const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
