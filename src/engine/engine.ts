@@ -85,12 +85,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
   const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
     const { embedPending } = await import('./embed-pass.js');
-    return embedPending(store, embedder, {
+    const started = performance.now();
+    const report = await embedPending(store, embedder, {
       concurrency: config.embed.concurrency,
       ...(config.embed.batchSize === undefined ? {} : { batchSize: config.embed.batchSize }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
+    logger('embed').info({ model: report.model, embedded: report.embedded, reused: report.reused, pending: report.pending, interrupted: report.interrupted, ms: elapsedMs(started) }, 'passages embedded');
+    return report;
   };
 
   // One reader for the engine's life: writes never close it, so a search running while an ingest

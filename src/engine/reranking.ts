@@ -50,7 +50,10 @@ export function createReranking(config: CitedocsConfig, llm: () => Llm | undefin
   return {
     name: reranker.name,
     async rerank(query, candidates, abortSignal) {
-      if (method === 'fused') return { candidates: [...candidates], diagnostics: [] };
+      if (method === 'fused') {
+        logger('rank').debug({ reranker: 'fused-order', kept: candidates.length }, 'fused-score order kept: no reranker configured');
+        return { candidates: [...candidates], diagnostics: [] };
+      }
       const judged = candidates.slice(0, settings.candidates);
       const started = performance.now();
       const result = await rerankWithPolicy(
