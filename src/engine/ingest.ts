@@ -223,7 +223,9 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         let chunks: Chunk[] = [];
         try {
           if (stored?.contentHash !== page.contentHash || rechunk) {
+            const started = performance.now();
             chunks = (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+            logger('chunk').debug({ url: page.url, chunks: chunks.length, tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0), ms: elapsedMs(started) }, 'page chunked');
           }
         } catch (error) {
           // One page that cannot be chunked (pathological Markdown) is reported; the others go on.
@@ -235,7 +237,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
-        logger('crawl').debug({ url: page.url, outcome, chunks: chunks.length }, 'page stored');
+        logger('index').debug({ url: page.url, outcome, chunks: chunks.length }, 'page stored');
         break;
       }
     }

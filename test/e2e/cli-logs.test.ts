@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../src/interfaces/cli/main.js';
 import { indexFixtureSite } from '../../src/testing/fixture-index.js';
 import { runCliCaptured } from '../../src/testing/run-cli.js';
+import { docsWorkspace } from '../../src/testing/workspace.js';
 import type { StaticServer } from '../../src/testing/static-server.js';
 
 let site: StaticServer;
@@ -51,6 +52,15 @@ describe('CLI logs', () => {
     expect(new Set(records.map((record) => record.stage))).toEqual(new Set(['select', 'retrieve']));
     expect(records.find((record) => record.stage === 'select')).toMatchObject({ level: 30, msg: 'passages selected', selected: expect.any(Number) as number });
     expect(records.some((record) => record.stage === 'retrieve' && record.level === 20)).toBe(true);
+  });
+
+  it('logs an ingest by stage: each page chunked (debug) and the totals stored (info)', async () => {
+    const { docs, dbPath: fresh } = docsWorkspace({ 'a.md': '# A\n\n## One\n\nFirst section.', 'b.md': '# B\n\nSecond page.' });
+    const run = await runCliCaptured(['ingest', docs, '--db', fresh, '--base-url', 'https://logs.example/'], { cwd: work, env: { CITEDOCS_LOG: 'chunk=debug,index=info' } });
+    expect(run.code).toBe(0);
+    const records = run.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as { stage: string; msg: string; url?: string; pages?: number });
+    expect(records.filter((record) => record.stage === 'chunk').map((record) => record.url).sort()).toEqual(['https://logs.example/a', 'https://logs.example/b']);
+    expect(records.filter((record) => record.stage === 'index')).toEqual([expect.objectContaining({ msg: 'ingest stored', pages: 2 })]);
   });
 
   it('--quiet silences every log, CITEDOCS_LOG included', async () => {
