@@ -1,4 +1,6 @@
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Heading } from '../core/types.js';
+import type { Usage } from './usage.js';
 import type { SiteReport } from './site-report.js';
 import type { CitedocsConfig } from '../core/config.js';
 import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
@@ -54,6 +56,10 @@ export interface SearchResult {
 export interface SearchResponse {
   results: SearchResult[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the search made: tokens and time. */
+  usage: Usage;
   /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
   retrieval: { embedder?: string; lists: string[] };
   /** With --explain: the tokens selected and every candidate left out, with why. */
@@ -72,7 +78,8 @@ export interface AskOptions extends ScopeOptions {
 /**
  * `delta`: more answer text, safe to show (its links are checked), with `citations` (every source
  * cited so far, numbered as in the answer) when new ones were numbered since the last delta;
- * `done`: the whole response.
+ * `done`: the whole response. The deltas join to the response's `text`; its sources list is not
+ * streamed but given as data (`citations`), for the caller to show as it likes.
  */
 export type AskEvent = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; response: AskResponse };
 
@@ -85,9 +92,17 @@ export interface EmbedOptions {
 export type LabelledCitation = Citation & { library: string; version: string };
 
 export interface AskResponse {
+  /** The answer followed by its sources list ("Sources:" then "[n] Title — URL" a line), as one text. */
   answer: string;
+  /** The answer alone, without the sources list: what the deltas of askStream join to. */
+  text: string;
+  /** The sources the answer cites, numbered as its [n] markers. */
   citations: LabelledCitation[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the answer took (retrieval, reranking, writing): tokens and time. */
+  usage: Usage;
   /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
   selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
 }

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CitedocsConfig } from '../core/config.js';
+import { type Diagnostic, diagnostic, logDiagnostics } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
 import { StoreFullError, UsageError } from '../core/errors.js';
 import type { Chunk, Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
@@ -76,6 +78,8 @@ export interface IngestReport {
   errors: IngestError[];
   /** Pages read and stored, with something a person should know (empty pages built by JavaScript, markup cut by extraction limits). */
   warnings: string[];
+  /** The same warnings as data: a stable code, the stage, the message. */
+  diagnostics: Diagnostic[];
   /** Pages that are empty until JavaScript runs, read without rendering: run again with --render. Only when there are some. */
   needsRender?: { count: number; examples: string[] };
   /** True when the run was interrupted before the source was exhausted (it resumes next time). */
@@ -122,7 +126,8 @@ const LOCAL_RUN_SETTINGS = JSON.stringify({ source: 'local' });
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
   const { config } = dependencies;
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false };
+  const started = performance.now();
   let lastQueued = 0;
   const progress = (fetched: number, queued: number) => {
     lastQueued = queued;
@@ -147,23 +152,37 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     if (!(error instanceof StoreFullError)) throw error;
     throw new StoreFullError(`${error.message} This run had stored ${report.added + report.changed} new or changed pages.`, error.path, { cause: error });
   }
-  if (report.needsRender !== undefined) report.warnings.unshift(needsRenderWarning(report.needsRender));
+  if (report.needsRender !== undefined) {
+    const warning = diagnostic('crawl.needs-render', needsRenderWarning(report.needsRender));
+    report.warnings.unshift(warning.message);
+    report.diagnostics.unshift(warning);
+    logDiagnostics([warning]);
+  }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   await recordOutcome(report, source, localRun, dependencies, now);
+  const { pages, chunks, added, changed, unchanged, removed, fetched, interrupted } = report;
+  logger('index').info({ input, pages, chunks, added, changed, unchanged, removed, fetched, errors: report.errors.length, interrupted, ms: elapsedMs(started) }, 'ingest stored');
   return report;
 
   async function storeItem(item: SourceItem, store: Store): Promise<void> {
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
+        logger('crawl').warn({ input: item.input }, item.message);
         break;
       case 'warning':
         if (item.needsRender === true) {
           report.needsRender ??= { count: 0, examples: [] };
           report.needsRender.count += 1;
           if (report.needsRender.examples.length < MAX_RENDER_EXAMPLES) report.needsRender.examples.push(item.input);
-        } else report.warnings.push(item.message);
+          logger('crawl').debug({ url: item.input }, item.message);
+        } else {
+          const warning = diagnostic(item.code, item.message);
+          report.warnings.push(warning.message);
+          report.diagnostics.push(warning);
+          logDiagnostics([warning], { input: item.input });
+        }
         break;
       case 'stopped':
         report.stopped = item.reason;
@@ -176,6 +195,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.duplicates += 1;
         break;
       case 'gone':
+        logger('crawl').debug({ url: item.url, reason: item.reason }, 'page gone');
         if (await store.removePage(item.url)) report.removed += 1;
         break;
       case 'unchanged': {
@@ -205,7 +225,9 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         let chunks: Chunk[] = [];
         try {
           if (stored?.contentHash !== page.contentHash || rechunk) {
+            const started = performance.now();
             chunks = (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+            logger('chunk').debug({ url: page.url, chunks: chunks.length, tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0), ms: elapsedMs(started) }, 'page chunked');
           }
         } catch (error) {
           // One page that cannot be chunked (pathological Markdown) is reported; the others go on.
@@ -217,6 +239,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
+        logger('index').debug({ url: page.url, outcome, chunks: chunks.length }, 'page stored');
         break;
       }
     }

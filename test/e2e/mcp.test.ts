@@ -108,6 +108,10 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     expect(sources.structuredContent).toMatchObject({ totalPages: expect.any(Number), sources: [{ url: `${site.url}docs/`, pages: expect.any(Number) }], omitted: 0 });
     const answer = await client().callTool({ name: 'ask_docs', arguments: { question: 'how do I drop a table', maxTokens: 1000 } });
     expect((answer.structuredContent as { citations: { url: string }[] }).citations[0]?.url).toMatch(/dropping\.html#/);
+    // Warnings come as data too: a stable code and the stage, beside the words.
+    const nothing = await client().callTool({ name: 'search_docs', arguments: { query: 'kubernetes helm chart' } });
+    const noted = nothing.structuredContent as { warnings: string[]; diagnostics: { code: string; stage: string; message: string }[] };
+    expect(noted.diagnostics).toEqual([{ code: 'retrieve.no-match', stage: 'retrieve', message: noted.warnings[0] }]);
   });
 
   it('tells the agent how to use the tools when it connects', () => {

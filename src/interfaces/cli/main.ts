@@ -5,11 +5,12 @@ import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
 import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
-import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
+import { formatAskEnd, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { formatSiteReport } from './site-report-format.js';
 import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.js';
 import { colorsFor, describeFailure, errorJson, EXIT, interruptedByUser, wantsJson, warningJson } from './output.js';
+import { configureCliLogging } from './logging.js';
 import { progressReporter } from './progress.js';
 import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
@@ -112,8 +113,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .addOption(new Option('--db <path>', 'index file').env('CITEDOCS_DB'))
       .option('--config <path>', 'JSON config file (default: ./citedocs.config.json when present)')
       .option('--json', 'print one JSON object for scripts')
-      .option('-q, --quiet', 'no progress output')
-      .option('-v, --verbose', 'more detail on errors');
+      .option('-q, --quiet', 'no progress output, no logs')
+      .option('-v, --verbose', 'debug logs of every stage on stderr, and the stack of an error (CITEDOCS_LOG=crawl=debug,rank=info sets levels per stage)');
 
   const withEmbedder = (command: Command): Command =>
     command.option('--embedder <name>', `embedder for dense retrieval: ${EMBEDDER_NAMES_HELP} (default: the index's own, or none)`);
@@ -246,7 +247,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
       print(options, response, formatSearch(response, options.explain === true));
-      if (options.json !== true) for (const warning of response.warnings) warn('engine', warning);
+      if (options.json !== true) for (const entry of response.diagnostics) warn(entry.code, entry.message);
     } finally {
       await engine.close();
     }
@@ -273,12 +274,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const response = await engine.ask(question, askOptions);
         print(options, response, '');
       } else {
-        // The answer appears as it is written; the sources and warnings follow it.
+        // The answer appears as it is written; its sources list and the warnings follow it.
         for await (const event of engine.askStream(question, askOptions)) {
           if (event.type === 'delta') io.stdout(event.text);
           else {
-            io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
-            for (const warning of event.response.warnings) warn('engine', warning);
+            io.stdout(`${formatAskEnd(event.response)}\n`);
+            for (const entry of event.response.diagnostics) warn(entry.code, entry.message);
           }
         }
       }
@@ -375,6 +376,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.interrupted;
   };
   try {
+    configureCliLogging(argv, io, json, colors);
     await program.parseAsync([...argv], { from: 'user' });
     return interruptedByUser(io.signal) ? interrupted() : exitCode;
   } catch (error) {

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError, UsageError } from '../../core/errors.js';
+import { logger } from '../../core/log.js';
 import { plural } from '../../core/plural.js';
 import type { CliIo } from './main.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
@@ -151,7 +152,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         return;
       }
       const { createHttpServer } = await import('../http/server.js');
-      const app = await createHttpServer(engine, { ...serverOptions, logStream: { write: (line) => io.stderr(line) } });
+      // Request logs are the http stage's: info by default, silent with --quiet, JSON on stderr.
+      const app = await createHttpServer(engine, { ...serverOptions, logger: logger('http') });
       announce(await app.listen({ host: options.host, port: options.port }), 1);
       await new Promise<void>((resolve) => {
         if (io.signal === undefined) return;

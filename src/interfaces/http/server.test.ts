@@ -192,6 +192,20 @@ describe('HTTP API', () => {
     expect(seen[firstAfterDeltas]?.['citations']).toEqual(whole.citations);
   });
 
+  it('returns diagnostics beside warnings and the usage of model calls, in /search, /ask and the stream', async () => {
+    const base = await serve();
+    const searched = (await (await post(base, '/search', { query: 'kubernetes helm chart' })).json()) as { warnings: string[]; diagnostics: unknown[]; usage: { llm: { calls: number } } };
+    expect(searched.diagnostics).toEqual([{ code: 'retrieve.no-match', stage: 'retrieve', message: searched.warnings[0] }]);
+    expect(searched.usage.llm.calls).toBe(0);
+    const asked = (await (await post(base, '/ask', { question: 'kubernetes helm chart' })).json()) as { diagnostics: { code: string }[]; usage: unknown };
+    expect(asked.diagnostics.map((entry) => entry.code)).toEqual(['retrieve.no-match']);
+    expect(asked.usage).toBeDefined();
+    const response = await post(base, '/api/chat/stream', { messages: [{ role: 'user', content: 'kubernetes helm chart' }] });
+    const seen: Record<string, unknown>[] = [];
+    for await (const event of events(response)) seen.push(event);
+    expect(seen.find((event) => event['type'] === 'warnings')).toEqual({ type: 'warnings', warnings: searched.warnings, diagnostics: searched.diagnostics });
+  });
+
   it('uses the conversation for retrieval: a follow-up that points back is answered from the topic before it', async () => {
     const base = await serve();
     const alone = (await (await post(base, '/api/chat', { messages: [{ role: 'user', content: 'what happens to its indexes?' }] })).json()) as { citations: { url: string }[] };

@@ -212,10 +212,10 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     }
     if (extracted.emptyShell === true) {
       yield renderer === undefined
-        ? { kind: 'warning', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
-        : { kind: 'warning', input: url, message: `${url} has next to no text even after its scripts ran` };
+        ? { kind: 'warning', code: 'crawl.needs-render', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
+        : { kind: 'warning', code: 'crawl.empty-after-render', input: url, message: `${url} has next to no text even after its scripts ran` };
     }
-    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', input: url, message: warning };
+    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', code: warning.code, input: url, message: warning.message };
     if (task.expand) await enqueue(extracted.links, task.depth + 1);
     yield* drainNotices();
     // A canonical URL inside the scope names the page, unless another page already has it.
