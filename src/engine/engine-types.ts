@@ -32,6 +32,8 @@ export interface SearchOptions extends ScopeOptions {
   /** Distinct pages the passages may come from. */
   maxPages?: number;
   explain?: boolean;
+  /** Also group the results by page (`pages`): each page once, with its best sections. */
+  groupByPage?: boolean;
   signal?: AbortSignal;
 }
 
@@ -53,8 +55,25 @@ export interface SearchResult {
   explain?: Candidate['trace'];
 }
 
+/** The results of one page (`search` with `groupByPage`): the page once, then its best sections. */
+export interface PageGroup {
+  /** The page's URL, without a fragment. */
+  url: string;
+  library: string;
+  version: string;
+  title: string;
+  /** The best score among its sections: groups are ordered by it. */
+  score: number;
+  /** The tokens of its sections together: the same budget the flat results count. */
+  tokenCount: number;
+  /** Its sections (`url#anchor`), best first, each once. */
+  sections: SearchResult[];
+}
+
 export interface SearchResponse {
   results: SearchResult[];
+  /** With `groupByPage`: the same results grouped by page, pages in the order of their best result. */
+  pages?: PageGroup[];
   warnings: string[];
   /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
   diagnostics: Diagnostic[];

@@ -36,6 +36,7 @@ import { writeAnswer } from './answering.js';
 import type { AskResponse, EmbedOptions, Engine, EngineDependencies, LabelledCitation, RefreshReport, ScopeOptions, SearchResult } from './engine-types.js';
 import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
+import { groupByPage } from './page-groups.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
 
@@ -283,7 +284,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       const usage = meter.total();
       logDiagnostics(diagnostics);
       logger('retrieve').info({ query, results: results.length, usage, ms: elapsedMs(started) }, 'search answered');
-      return { results, ...withWarnings(diagnostics), retrieval, usage, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
+      return { results, ...(options.groupByPage === true ? { pages: groupByPage(results) } : {}), ...withWarnings(diagnostics), retrieval, usage, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
     },
 
     async ask(question, options = {}) {

@@ -10,7 +10,8 @@ import type { Usage } from '../../engine/usage.js';
 
 export function formatSearch(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
-  response.results.forEach((result, index) => {
+  if (response.pages !== undefined) lines.push(...formatPageGroups(response));
+  else response.results.forEach((result, index) => {
     const path = [result.title, ...result.headingPath.filter((heading) => heading !== result.title)].join(' › ');
     lines.push(`${index + 1}. ${path}  (score ${result.score.toFixed(2)}, ${plural(result.tokenCount, 'token')})`);
     lines.push(`   ${result.url}`);
@@ -30,6 +31,24 @@ export function formatSearch(response: SearchResponse, explain: boolean): string
   }
   // Warnings go to stderr (see main.ts): stdout holds the passages only.
   return lines.join('\n').trimEnd();
+}
+
+/** `search --group-by-page`: each page once (title, URL), then its sections, numbered as in the flat list. */
+function formatPageGroups(response: SearchResponse): string[] {
+  const number = new Map(response.results.map((result, index) => [result.url, index + 1]));
+  const lines: string[] = [];
+  for (const page of response.pages ?? []) {
+    lines.push(`${page.title}  (${page.library}@${page.version}, ${plural(page.sections.length, 'section')}, ${plural(page.tokenCount, 'token')})`);
+    lines.push(`   ${page.url}`);
+    for (const section of page.sections) {
+      const path = section.headingPath.filter((heading) => heading !== section.title).join(' › ') || section.title;
+      lines.push(`   ${number.get(section.url) ?? '?'}. ${path}  (score ${section.score.toFixed(2)}, ${plural(section.tokenCount, 'token')})`);
+      lines.push(`      ${section.url}`);
+      lines.push(`      ${preview(section.text)}`);
+    }
+    lines.push('');
+  }
+  return lines;
 }
 
 /** What follows the answer's text (printed as it streams): its sources list and, with --explain, the selection and the model calls' usage. */

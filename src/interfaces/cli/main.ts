@@ -237,12 +237,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-selected <n>', 'distinct pages the passages may come from', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
       .option('--explain', 'show how each score was made, and why each other candidate was left out')
+      .option('--group-by-page', 'show each page once, with its best sections under it (JSON: also `pages`)')
       .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
       .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
-  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number }) => {
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number; groupByPage?: boolean }) => {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, warn);
     // The schema the HTTP API and MCP check the same request with.
-    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, groupByPage: options.groupByPage, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });

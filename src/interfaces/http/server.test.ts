@@ -92,6 +92,20 @@ describe('HTTP API', () => {
     expect(body.results[0]?.url).toMatch(/concurrently\.html#/);
   });
 
+  it('POST /search with groupByPage adds `pages` (as `citedocs search --group-by-page --json`): each page once, holding exactly the results', async () => {
+    const base = await serve();
+    const body = (await (await post(base, '/search', { query: 'create an index', limit: 8, groupByPage: true })).json()) as {
+      results: { url: string; tokenCount: number }[];
+      pages: { url: string; tokenCount: number; sections: { url: string }[] }[];
+    };
+    const cli = await runCliCaptured(['search', 'create an index', '--limit', '8', '--group-by-page', '--db', dbPath, '--json'], { cwd: process.cwd() });
+    expect(body).toEqual(JSON.parse(cli.stdout));
+    expect(new Set(body.pages.map((page) => page.url)).size).toBe(body.pages.length);
+    expect(body.pages.flatMap((page) => page.sections.map((section) => section.url)).sort()).toEqual(body.results.map((result) => result.url).sort());
+    for (const page of body.pages) for (const section of page.sections) expect(section.url.split('#')[0]).toBe(page.url);
+    expect(body.pages.reduce((sum, page) => sum + page.tokenCount, 0)).toBe(body.results.reduce((sum, result) => sum + result.tokenCount, 0));
+  });
+
   it('POST /search takes `question` for `query`, and keeps the passages inside maxTokens', async () => {
     const base = await serve();
     const body = (await (await post(base, '/search', { question: 'create an index concurrently', maxTokens: 200 })).json()) as { results: { tokenCount: number }[] };

@@ -91,11 +91,19 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
     tool('search_docs', searchRequest, searchOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.search;
       const response = await engine.search(query, { ...given(rest), maxTokens: budget, ...withSignal(signal) });
-      const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`);
+      // Grouped: the passages page by page, each page's best first; the text names a page once, at its first passage.
+      const ordered = response.pages === undefined ? response.results : response.pages.flatMap((page) => page.sections);
+      const blocks = ordered.map((result, index) => {
+        const heading = response.pages === undefined || ordered[index - 1]?.url.split('#')[0] !== result.url.split('#')[0] ? '' : '(same page) ';
+        return `[${index + 1}] ${heading}${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`;
+      });
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
       const fitted = blocks.length === 0 ? fitBlocks(`Nothing in the index matches "${query}".${warnings}`, [], budget, tokenizer) : fitBlocks(`Passages for "${query}" (best first):`, blocks, budget, tokenizer);
-      const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, library: result.library, version: result.version, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
-      return { text: fitted.text, structured: { query, results, omitted: response.results.length - results.length, warnings: response.warnings, diagnostics: response.diagnostics } };
+      const results = ordered.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, library: result.library, version: result.version, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
+      const pages = response.pages
+        ?.map((page) => ({ url: page.url, title: page.title, library: page.library, version: page.version, sections: results.filter((result) => result.url.split('#')[0] === page.url).map((result) => result.n) }))
+        .filter((page) => page.sections.length > 0);
+      return { text: fitted.text, structured: { query, results, ...(pages === undefined ? {} : { pages }), omitted: response.results.length - results.length, warnings: response.warnings, diagnostics: response.diagnostics } };
     }),
   );
 

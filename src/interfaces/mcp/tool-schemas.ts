@@ -36,6 +36,7 @@ export const searchInput = z
     explain: searchFields.explain,
     library: searchFields.library.meta({ examples: ['pytest'] }),
     version: searchFields.version.meta({ examples: ['8.x', 'latest'] }),
+    groupByPage: searchFields.groupByPage,
   })
   .meta({ required: ['query'], examples: [{ query: 'Array.prototype.flatMap', maxTokens: 2000 }, { query: 'how do I create an index without locking writes', limit: 3 }] });
 
@@ -104,7 +105,11 @@ export const searchOutput = z.object({
         tokenCount: z.number().int(),
       }),
     )
-    .describe('the passages in the text, best first'),
+    .describe('the passages in the text, best first (with groupByPage: page by page)'),
+  pages: z
+    .array(z.object({ url: z.string().describe('the page URL'), title: z.string(), library: z.string().optional(), version: z.string().optional(), sections: z.array(z.number().int()).describe('the n of its passages') }))
+    .optional()
+    .describe('with groupByPage: each page once, in the order of its best passage'),
   omitted: z.number().int().describe('passages found but left out to stay within maxTokens'),
   warnings,
   diagnostics,
