@@ -61,8 +61,9 @@ describe('diagnostics', () => {
 
   it('every warning the engine gives has a code: search, ask and ingest with every model call failing', async () => {
     const { docs, dbPath } = docsWorkspace(files);
-    const ingested = await createEngine({ dbPath }).ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    expectCoded(ingested);
+    const writer = createEngine({ dbPath });
+    expectCoded(await writer.ingest(docs, { baseUrl: 'https://widget.example/docs/' }));
+    await writer.close();
     // Reranking with the model (auto picks llm-pointwise), expansion and follow-up analysis: all fail.
     const engine = createEngine({ dbPath, rerank: { minCandidatesForAssessment: 1 } }, { llm: downLlm });
     const codes = new Set<string>();

@@ -13,6 +13,7 @@ import type { IngestJob, IngestRunSummary, StoreStats } from '../store/store.js'
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
+import type { GitIngestOptions, GitIngestReport } from './git-ingest.js';
 import type { WebOptions, WebResponse } from './web-types.js';
 
 /** Pages, chunks, anchors and bytes of the index. */
@@ -185,10 +186,12 @@ export interface EngineDependencies {
 export interface Engine {
   readonly config: CitedocsConfig;
   ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
+  /** Reads the docs folder of a git repository (path or URL) at each tag matching `tags` (or at HEAD), each tag one version of the library. */
+  ingestGit(repository: string, options?: GitIngestOptions): Promise<GitIngestReport>;
   /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
   ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
   /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
-  countPagesUnder(prefix: string): number;
+  countPagesUnder(prefix: string): Promise<number>;
   /** Gives every passage without one a vector of the configured embedder (or the index's own). */
   embed(options?: EmbedOptions): Promise<EmbedReport>;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
@@ -197,28 +200,28 @@ export interface Engine {
   askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
   /** The best web pages (or their best sections) for a query, within a token budget: `citedocs web`. */
   web(query: string, options?: WebOptions): Promise<WebResponse>;
-  stats(): StoreStats;
+  stats(): Promise<StoreStats>;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
-  inspect(url: string): PageInspection | undefined;
+  inspect(url: string): Promise<PageInspection | undefined>;
   /** How well the pages under `site` (every page when empty) were extracted: `citedocs inspect --site`. */
-  siteReport(site: string): SiteReport;
+  siteReport(site: string): Promise<SiteReport>;
   /** The documentation sets in the index (library versions), by library then version. */
-  listSources(): SourceSummary[];
+  listSources(): Promise<SourceSummary[]>;
   /** Deletes every page of `LIBRARY` (all its versions) or `LIBRARY@VERSION`; the other sources stay as they are. */
   removeSources(spec: string): Promise<RemovedSource[]>;
   /** Re-reads each source (all, or those `LIBRARY[@VERSION]` names) as its ingest did: unchanged pages cost a conditional request. */
   refresh(spec?: string, options?: Pick<IngestOptions, 'signal' | 'onProgress' | 'onEmbedProgress'>): Promise<RefreshReport[]>;
   /** Libraries a name as typed may mean, best first. */
-  resolveLibrary(name: string, limit?: number): LibraryMatch[];
+  resolveLibrary(name: string, limit?: number): Promise<LibraryMatch[]>;
   /** The background ingest jobs recorded in the index, newest first. */
-  listJobs(): IngestJob[];
+  listJobs(): Promise<IngestJob[]>;
   /**
    * Starts an ingest as a recorded job (one job at a time per engine; later ones wait their turn)
    * and returns its id at once; `done` settles when it ends.
    */
   startIngestJob(url: string, options: Pick<IngestOptions, 'library' | 'version' | 'onProgress'>): Promise<{ id: number; done: Promise<IngestJob> }>;
   /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
-  samplePages(limit: number): { url: string; title: string }[];
+  samplePages(limit: number): Promise<{ url: string; title: string }[]>;
   close(): Promise<void>;
 }
 

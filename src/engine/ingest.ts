@@ -8,7 +8,7 @@ import { StoreFullError, UsageError } from '../core/errors.js';
 import type { Chunk, Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
-import { readLocalFolder } from '../sources/local/local-source.js';
+import { type DocumentFiles, type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
 import { crawlSite } from './crawl-source.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
@@ -108,6 +108,8 @@ export interface IngestDependencies {
   now?: () => Date;
   /** Which source (library@version) the pages belong to; none: pages keep the source they have. */
   source?: SourceResolver;
+  /** A folder's documents read from elsewhere than the disk (a git tag's objects), published under `baseUrl`; `input` then only names them. */
+  documents?: { files: DocumentFiles; baseUrl: string; urlStyle: UrlStyle };
 }
 
 /** What an ingest reads from: its items, the key its runs are recorded under, and whether this session opened a run. */
@@ -142,7 +144,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   try {
     for await (const item of source.items) {
       const store = dependencies.openStore();
-      if (source.kind === 'local' && localRun === undefined) localRun = store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString()).id;
+      if (source.kind === 'local' && localRun === undefined) localRun = (await store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString())).id;
       await storeItem(item, store);
       if (options.signal?.aborted) break;
     }
@@ -158,7 +160,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
-  recordOutcome(report, source, localRun, dependencies, now);
+  await recordOutcome(report, source, localRun, dependencies, now);
   const { pages, chunks, added, changed, unchanged, removed, fetched, interrupted } = report;
   logger('index').info({ input, pages, chunks, added, changed, unchanged, removed, fetched, errors: report.errors.length, interrupted, ms: elapsedMs(started) }, 'ingest stored');
   return report;
@@ -189,18 +191,18 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.stoppedBy = stoppedByOf(item, source.kind);
         break;
       case 'alias':
-        store.addAlias(item.of, item.url);
+        await store.addAlias(item.of, item.url);
         report.duplicates += 1;
         break;
       case 'gone':
         logger('crawl').debug({ url: item.url, reason: item.reason }, 'page gone');
-        if (store.removePage(item.url)) report.removed += 1;
+        if (await store.removePage(item.url)) report.removed += 1;
         break;
       case 'unchanged': {
-        const chunkCount = store.confirmPage(item.url, now().toISOString());
+        const chunkCount = await store.confirmPage(item.url, now().toISOString());
         if (chunkCount === undefined) break;
         // A re-crawl that only confirms pages still records its source's crawl.
-        dependencies.source?.idFor(store, { url: item.url, title: store.getPage(item.url)?.title ?? '' });
+        await dependencies.source?.idFor(store, { url: item.url, title: (await store.getPage(item.url))?.title ?? '' });
         report.unchanged += 1;
         report.pages += 1;
         report.chunks += chunkCount;
@@ -210,13 +212,13 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         const { page } = item;
         report.fetched += 1;
         options.onPage?.(page);
-        const stored = store.getPage(page.url);
+        const stored = await store.getPage(page.url);
         const rechunk = stored !== undefined && stored.chunking !== chunking;
         // The same content already stored under another URL (an alias the crawl met first): keep one page.
-        const twin = stored === undefined ? store.pageUrlWithContent(page.contentHash) : undefined;
+        const twin = stored === undefined ? await store.pageUrlWithContent(page.contentHash) : undefined;
         // Never across sources: two versions of a library often serve identical pages, each its own.
-        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && (dependencies.source?.owns(store, twin) ?? true)) {
-          store.addAlias(twin, page.url);
+        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && ((await dependencies.source?.owns(store, twin)) ?? true)) {
+          await store.addAlias(twin, page.url);
           report.duplicates += 1;
           break;
         }
@@ -232,8 +234,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
           report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
           break;
         }
-        const sourceId = dependencies.source?.idFor(store, page);
-        const outcome = store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
+        const sourceId = await dependencies.source?.idFor(store, page);
+        const outcome = await store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
@@ -259,14 +261,14 @@ function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: Inges
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */
-function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): void {
+async function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): Promise<void> {
   if (!source.runOpened() && localRun === undefined) return;
   const crawlState = dependencies.openStore().crawlState;
   const endedAt = now().toISOString();
   // A folder is read whole each time: its run has nothing to resume.
-  if (localRun !== undefined) crawlState.finishRun(localRun, endedAt);
+  if (localRun !== undefined) await crawlState.finishRun(localRun, endedAt);
   const outcome = report.interrupted ? 'interrupted' : report.stopped !== undefined ? 'stopped' : report.stoppedBy !== undefined ? 'limited' : 'complete';
-  crawlState.recordOutcome(source.key, {
+  await crawlState.recordOutcome(source.key, {
     outcome,
     endedAt,
     ...(report.stoppedBy === undefined ? {} : { stoppedBy: report.stoppedBy }),
@@ -281,6 +283,10 @@ function openSource(
   progress: (fetched: number, queued: number) => void,
 ): IngestSource {
   const { config } = dependencies;
+  if (dependencies.documents !== undefined) {
+    const { files, baseUrl, urlStyle } = dependencies.documents;
+    return { kind: 'local', key: baseUrl, items: readFolder({ directory: input, files, baseUrl, urlStyle }), runOpened: () => false };
+  }
   if (/^https?:\/\//i.test(input)) {
     if (!URL.canParse(input) || new URL(input).hostname === '') throw new UsageError(`Cannot ingest ${input}: it is not a valid URL. Give a start URL like https://example.com/docs/.`);
     return { kind: 'crawl', key: input, ...crawlSite(input, options, dependencies, progress) };
@@ -293,21 +299,23 @@ function openSource(
   }
   const baseUrl = options.baseUrl ?? pathToFileURL(resolve(input)).href.replace(/\/?$/, '/');
   if (options.baseUrl !== undefined) assertHttpUrl(options.baseUrl);
-  const items = readLocalFolder({
-    directory: input,
-    baseUrl,
-    urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle),
-    extractors: {
-      markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
-      html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
-    },
-    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-    knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
-    // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
-    ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
-  });
+  const items = readFolder({ directory: input, baseUrl, urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle) });
   // The folder's runs are opened by ingest itself, on the first item.
   return { kind: 'local', key: baseUrl, items, runOpened: () => false };
+
+  function readFolder(folder: Pick<LocalSourceOptions, 'directory' | 'baseUrl' | 'urlStyle' | 'files'>) {
+    return readLocalFolder({
+      ...folder,
+      extractors: {
+        markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
+        html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
+      },
+      ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+      knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
+      // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
+      ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+    });
+  }
 }
 
 function assertHttpUrl(value: string): void {

@@ -29,6 +29,8 @@ export interface HttpServerOptions {
   exampleQuestions?: readonly string[];
   /** A request that takes longer is aborted with 504. */
   requestTimeoutMs?: number;
+  /** MCP's index_docs may start ingest jobs (`--allow-indexing`); off: it refuses. */
+  allowIndexing?: boolean;
   bodyLimitBytes?: number;
   /** Structured JSON logs (one line per request) to stderr; off in tests. */
   log?: boolean;
@@ -116,9 +118,10 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     authorize(request);
     return indexOverview(engine, options.exampleQuestions);
   });
-  app.get('/healthz', () => {
-    const stats = engine.stats();
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks };
+  app.get('/healthz', async () => {
+    const stats = await engine.stats();
+    // pid: which process answered, when `serve --workers N` runs several.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid };
   });
   app.get('/openapi.json', () => openApiDocument());
 
@@ -148,7 +151,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.post('/mcp', async (request, reply) => {
     authorize(request);
     reply.hijack();
-    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body);
+    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body, { allowIndexing: options.allowIndexing === true });
   });
   app.route({
     method: ['GET', 'DELETE'],
