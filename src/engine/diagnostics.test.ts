@@ -62,8 +62,10 @@ describe('diagnostics', () => {
   it('every warning the engine gives has a code: search, ask and ingest with every model call failing', async () => {
     const { docs, dbPath } = docsWorkspace(files);
     const writer = createEngine({ dbPath });
-    expectCoded(await writer.ingest(docs, { baseUrl: 'https://widget.example/docs/' }));
+    const ingested = await writer.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
+    // Closed, so another engine reads everything it wrote.
     await writer.close();
+    expectCoded(ingested);
     // Reranking with the model (auto picks llm-pointwise), expansion and follow-up analysis: all fail.
     const engine = createEngine({ dbPath, rerank: { minCandidatesForAssessment: 1 } }, { llm: downLlm });
     const codes = new Set<string>();
