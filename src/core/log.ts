@@ -40,6 +40,11 @@ export function configureLogging(settings: LogSettings): void {
   children.clear();
 }
 
+/** The levels set now: what a worker process is given to log as its parent does. */
+export function logLevels(): LogLevels {
+  return { level: levels.level, stages: { ...levels.stages } };
+}
+
 /** The logger of one stage, at its configured level. */
 export function logger(stage: Stage): Logger {
   let child = children.get(stage);

@@ -74,7 +74,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('records each embedding call of a search in its usage: calls, tokens of the texts embedded, time (a fake server)', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine(configFor(dbPath, 'openai:fake-embed')).ingest(docs);
+    await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);
     const engine = createEngine(configFor(dbPath));
     const before = server.requests.filter((request) => request.path.endsWith('/embeddings')).length;
     const response = await engine.search('how often should I mist my moss wall');

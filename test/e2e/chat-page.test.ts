@@ -277,7 +277,8 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
     const hrefs = await answer.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(new Set(hrefs)).toEqual(new Set([page1, 'https://evil.example/x.png']));
     expect(text).toContain('Unchecked: www.evil.example, mail@evil.example, a script and an image.');
-    expect(await answer.locator('a.citation').count()).toBe(1);
+    // The [1] marker of the text, and the [1] of the sources list the server streams after it.
+    expect(await answer.locator('a.citation').count()).toBe(2);
     expect(await answer.locator('a[href]').evaluateAll((links) => links.every((link) => link.getAttribute('target') === '_blank' && link.getAttribute('rel') === 'noopener noreferrer'))).toBe(true);
 
     await answer.getByRole('button', { name: 'Copy code' }).click();

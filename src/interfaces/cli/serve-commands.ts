@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError, UsageError } from '../../core/errors.js';
-import { logger } from '../../core/log.js';
+import { logger, logLevels } from '../../core/log.js';
 import { plural } from '../../core/plural.js';
 import type { CliIo } from './main.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
@@ -115,7 +115,6 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
         allowIndexing: options.allowIndexing === true,
-        log: options.quiet !== true,
       };
       const announce = (address: string, workers: number) => {
         const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
@@ -144,6 +143,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
             server: serverOptions,
             host: options.host,
             port: options.port,
+            // Workers log as this process would: request logs are the http stage's, JSON on stderr.
+            logging: logLevels(),
           },
           ...(io.signal === undefined ? {} : { signal: io.signal }),
           log: io.stderr,
