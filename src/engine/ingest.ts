@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { CitedocsConfig } from '../core/config.js';
 import { StoreFullError, UsageError } from '../core/errors.js';
 import type { Chunk, Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { FetchLike } from '../core/http/send.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
 import { readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';

@@ -13,7 +13,7 @@ import { scorePages } from '../rank/page-relevance.js';
 import { selectPages } from '../select/page-selector.js';
 import { pageFactor } from '../select/score-adjust.js';
 import { jaccard, wordSet } from '../select/similarity.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { FetchLike } from '../core/http/send.js';
 import { createDuckDuckGoBackend } from '../sources/web/duckduckgo.js';
 import { fetchResultPages } from '../sources/web/fetch-results.js';
 import { createGuardedFetch, type LookupFunction } from '../sources/web/host-guard.js';

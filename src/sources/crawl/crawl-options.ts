@@ -1,6 +1,7 @@
 import type { ExtractedDocument } from '../../core/types.js';
 import type { LookupFunction } from '../web/host-guard.js';
-import type { DocumentFormat, FetchLike } from './fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
+import type { DocumentFormat } from './fetch-page.js';
 import type { PageRenderer } from '../render/page-renderer.js';
 import type { CrawlFrontier } from './frontier.js';
 
