@@ -1,6 +1,6 @@
-import { isStopWord } from '../core/query-terms.js';
 import type { Chunk, LexicalRanking } from '../core/types.js';
-import { queryTerms } from '../store/lexical/analyze.js';
+import { queryTerms } from '../lexical/analyze.js';
+import { isStopWord } from '../lexical/stop-words.js';
 import { scoreBm25f } from '../store/lexical/bm25f.js';
 import { buildSegment } from '../store/lexical/segment.js';
 
