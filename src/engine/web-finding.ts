@@ -101,7 +101,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
       fragmentsPerPage: web.fragmentsPerPage,
       ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
       ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
-      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, cache: cache?.judgements ?? createMemoryJudgementCache() }) }),
+      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     warnings.push(...scored.warnings);

@@ -1,6 +1,5 @@
 import { sha256 } from '../core/hash.js';
 import type { Llm, LlmRequest } from '../llm/llm.js';
-import { RERANK_DEFAULTS } from './reranker.js';
 
 /**
  * The model's reply text per judgement key. Synchronous, so a table in the SQLite store
@@ -20,9 +19,9 @@ export interface MemoryJudgementCache extends JudgementCache {
   readonly size: number;
 }
 
-/** An in-memory LRU of at most `maxEntries` judgements (@default 1000). */
-export function createMemoryJudgementCache(options: { maxEntries?: number } = {}): MemoryJudgementCache {
-  const maxEntries = Math.max(1, options.maxEntries ?? RERANK_DEFAULTS.cache.maxEntries);
+/** An in-memory LRU of at most `maxEntries` judgements (`rerank.cacheEntries`). */
+export function createMemoryJudgementCache(options: { maxEntries: number }): MemoryJudgementCache {
+  const maxEntries = Math.max(1, options.maxEntries);
   // A Map iterates in insertion order: re-inserting on use keeps the least recent first.
   const entries = new Map<string, string>();
   return {
