@@ -1,14 +1,8 @@
 import { sha256 } from '../core/hash.js';
+import type { JudgementCache } from '../core/judgement-cache.js';
 import type { Llm, LlmRequest } from '../llm/llm.js';
 
-/**
- * The model's reply text per judgement key. Synchronous, so a table in the SQLite store
- * (better-sqlite3 is synchronous) can implement it as it is.
- */
-export interface JudgementCache {
-  get(key: string): string | undefined;
-  set(key: string, reply: string): void;
-}
+export type { JudgementCache } from '../core/judgement-cache.js';
 
 /** sha256 of the model id and the prompt: the same prompt to the same model is the same judgement. */
 export function judgementKey(modelId: string, prompt: string): string {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Engine, SourceSummary } from '../../engine/engine-types.js';
 import { formatIngest } from './format.js';
-import type { CliIo, CommonOptions } from './main.js';
+import type { CliIo, CommonOptions } from './cli-io.js';
 import { progressReporter } from './progress.js';
 
 interface CommandKit {

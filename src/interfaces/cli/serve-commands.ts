@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
-import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
-import type { CliIo } from './main.js';
+import type { CliIo, CommandKit } from './cli-io.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
 
 interface ServeFlags {
@@ -21,12 +20,6 @@ interface ServeFlags {
   timeout: number;
 }
 
-interface CommandKit {
-  withCommon: (command: Command) => Command;
-  withEmbedder: (command: Command) => Command;
-  engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
-  warn: (code: string, message: string) => void;
-}
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
