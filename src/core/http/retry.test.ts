@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { abortableSleep, backoffMs, parseRetryAfter, startAttemptTimer } from './retry.js';
 
 describe('retry helpers', () => {
@@ -16,23 +16,38 @@ describe('retry helpers', () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 
-  it('ends a sleep at once when its signal aborts', async () => {
-    const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 20);
-    await abortableSleep(10_000, controller.signal);
-    expect(Date.now() - started).toBeLessThan(1000);
-  });
+  describe('on a fake clock', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('times an attempt out, and restart() postpones the limit', async () => {
-    const timer = startAttemptTimer(60);
-    await abortableSleep(40);
-    timer.restart();
-    await abortableSleep(40);
-    expect(timer.timedOut).toBe(false);
-    await abortableSleep(60);
-    expect(timer.timedOut).toBe(true);
-    expect(timer.signal.aborted).toBe(true);
-    expect((timer.signal.reason as DOMException).name).toBe('TimeoutError');
+    it('ends a sleep at once when its signal aborts, leaving no timer behind', async () => {
+      const controller = new AbortController();
+      let woke = false;
+      const sleeping = abortableSleep(10_000, controller.signal).then(() => {
+        woke = true;
+      });
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(woke).toBe(false);
+      controller.abort();
+      await sleeping;
+      expect(woke).toBe(true);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('times an attempt out, and restart() postpones the limit', () => {
+      const timer = startAttemptTimer(60);
+      vi.advanceTimersByTime(40);
+      timer.restart();
+      vi.advanceTimersByTime(40);
+      expect(timer.timedOut).toBe(false);
+      vi.advanceTimersByTime(20);
+      expect(timer.timedOut).toBe(true);
+      expect(timer.signal.aborted).toBe(true);
+      expect((timer.signal.reason as DOMException).name).toBe('TimeoutError');
+    });
   });
 });
