@@ -10,8 +10,8 @@ describe('keywords', () => {
     expect(keywords('json.dumps vs json.loads')).toEqual(['json', 'dumps', 'vs', 'loads']);
   });
 
-  it('keeps a compound name whole, as the analyser reads it', () => {
-    expect(keywords('what does add_argument return')).toEqual(['add_argument', 'return']);
+  it('splits a compound name into its words', () => {
+    expect(keywords('what does add_argument return')).toEqual(['add', 'argument', 'return']);
   });
 
   it('still searches when every word is common', () => {

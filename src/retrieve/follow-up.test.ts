@@ -19,11 +19,6 @@ describe('unsupportedTerms', () => {
     expect(unsupportedTerms('index tablespace', [candidate({ text: 'Rebuild all indexes.' })])).toEqual(['tablespace']);
   });
 
-  it('reads the candidates as the index does: a word inside a compound name (readFile, add_argument) is supported', () => {
-    const top = [candidate({ text: 'Call parser.add_argument() for each option; fs.readFile reads it.' })];
-    expect(unsupportedTerms('argument file encoding', top)).toEqual(['encoding']);
-  });
-
   it('is case-insensitive and reads the page title and heading path too', () => {
     const top = [candidate({ title: 'Webhooks', headingPath: ['Delivery', 'Retries'], text: 'Failed DELIVERIES back off exponentially.' })];
     expect(unsupportedTerms('webhook retries deliveries signing', top)).toEqual(['signing']);
