@@ -1,3 +1,5 @@
+import type { DiagnosticCode } from './diagnostics.js';
+
 /** A heading of a page. `anchor` is an id that really exists on the page (never invented). */
 export interface Heading {
   level: number;
@@ -159,10 +161,10 @@ export interface TermStats {
   documentFrequency: ReadonlyMap<string, number>;
 }
 
-/** Full-text search over chunks: what the retrieve stage needs of an index. */
+/** Full-text search over chunks: what the retrieve stage needs of an index. Each call reads one consistent snapshot. */
 export interface TextIndex {
-  searchText(query: TextQuery): TextHit[];
-  termStats(words: readonly string[], sourceIds?: readonly number[]): TermStats;
+  searchText(query: TextQuery): Promise<TextHit[]>;
+  termStats(words: readonly string[], sourceIds?: readonly number[]): Promise<TermStats>;
 }
 
 /** Counts text the way the target LLM does. */
@@ -201,7 +203,7 @@ export type SourceItem =
   | { kind: 'alias'; url: string; of: string }
   | { kind: 'error'; input: string; message: string }
   /** The page was read, but something about it needs saying: `needsRender` when it is an empty page built by JavaScript. */
-  | { kind: 'warning'; input: string; message: string; needsRender?: true }
+  | { kind: 'warning'; code: DiagnosticCode; input: string; message: string; needsRender?: true }
   /** The source gave up (e.g. most fetches fail): what was stored stays, the run can resume. */
   | { kind: 'stopped'; reason: string }
   /** A limit ended the source before it was exhausted: `remaining` URLs (a site) or files (a folder) were left. */

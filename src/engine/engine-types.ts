@@ -1,4 +1,6 @@
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Heading } from '../core/types.js';
+import type { Usage } from './usage.js';
 import type { SiteReport } from './site-report.js';
 import type { CitedocsConfig } from '../core/config.js';
 import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
@@ -11,6 +13,7 @@ import type { IngestJob, IngestRunSummary, StoreStats } from '../store/store.js'
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
+import type { GitIngestOptions, GitIngestReport } from './git-ingest.js';
 import type { WebOptions, WebResponse } from './web-types.js';
 
 /** Pages, chunks, anchors and bytes of the index. */
@@ -29,6 +32,8 @@ export interface SearchOptions extends ScopeOptions {
   /** Distinct pages the passages may come from. */
   maxPages?: number;
   explain?: boolean;
+  /** Also group the results by page (`pages`): each page once, with its best sections. */
+  groupByPage?: boolean;
   signal?: AbortSignal;
 }
 
@@ -50,9 +55,30 @@ export interface SearchResult {
   explain?: Candidate['trace'];
 }
 
+/** The results of one page (`search` with `groupByPage`): the page once, then its best sections. */
+export interface PageGroup {
+  /** The page's URL, without a fragment. */
+  url: string;
+  library: string;
+  version: string;
+  title: string;
+  /** The best score among its sections: groups are ordered by it. */
+  score: number;
+  /** The tokens of its sections together: the same budget the flat results count. */
+  tokenCount: number;
+  /** Its sections (`url#anchor`), best first, each once. */
+  sections: SearchResult[];
+}
+
 export interface SearchResponse {
   results: SearchResult[];
+  /** With `groupByPage`: the same results grouped by page, pages in the order of their best result. */
+  pages?: PageGroup[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the search made: tokens and time. */
+  usage: Usage;
   /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
   retrieval: { embedder?: string; lists: string[] };
   /** With --explain: the tokens selected and every candidate left out, with why. */
@@ -71,7 +97,8 @@ export interface AskOptions extends ScopeOptions {
 /**
  * `delta`: more answer text, safe to show (its links are checked), with `citations` (every source
  * cited so far, numbered as in the answer) when new ones were numbered since the last delta;
- * `done`: the whole response.
+ * `done`: the whole response. The deltas join to the response's `text`; its sources list is not
+ * streamed but given as data (`citations`), for the caller to show as it likes.
  */
 export type AskEvent = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; response: AskResponse };
 
@@ -84,9 +111,17 @@ export interface EmbedOptions {
 export type LabelledCitation = Citation & { library: string; version: string };
 
 export interface AskResponse {
+  /** The answer followed by its sources list ("Sources:" then "[n] Title — URL" a line), as one text. */
   answer: string;
+  /** The answer alone, without the sources list: what the deltas of askStream join to. */
+  text: string;
+  /** The sources the answer cites, numbered as its [n] markers. */
   citations: LabelledCitation[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the answer took (retrieval, reranking, writing): tokens and time. */
+  usage: Usage;
   /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
   selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
 }
@@ -170,10 +205,12 @@ export interface EngineDependencies {
 export interface Engine {
   readonly config: CitedocsConfig;
   ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
+  /** Reads the docs folder of a git repository (path or URL) at each tag matching `tags` (or at HEAD), each tag one version of the library. */
+  ingestGit(repository: string, options?: GitIngestOptions): Promise<GitIngestReport>;
   /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
   ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
   /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
-  countPagesUnder(prefix: string): number;
+  countPagesUnder(prefix: string): Promise<number>;
   /** Gives every passage without one a vector of the configured embedder (or the index's own). */
   embed(options?: EmbedOptions): Promise<EmbedReport>;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
@@ -182,28 +219,28 @@ export interface Engine {
   askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
   /** The best web pages (or their best sections) for a query, within a token budget: `citedocs web`. */
   web(query: string, options?: WebOptions): Promise<WebResponse>;
-  stats(): StoreStats;
+  stats(): Promise<StoreStats>;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
-  inspect(url: string): PageInspection | undefined;
+  inspect(url: string): Promise<PageInspection | undefined>;
   /** How well the pages under `site` (every page when empty) were extracted: `citedocs inspect --site`. */
-  siteReport(site: string): SiteReport;
+  siteReport(site: string): Promise<SiteReport>;
   /** The documentation sets in the index (library versions), by library then version. */
-  listSources(): SourceSummary[];
+  listSources(): Promise<SourceSummary[]>;
   /** Deletes every page of `LIBRARY` (all its versions) or `LIBRARY@VERSION`; the other sources stay as they are. */
   removeSources(spec: string): Promise<RemovedSource[]>;
   /** Re-reads each source (all, or those `LIBRARY[@VERSION]` names) as its ingest did: unchanged pages cost a conditional request. */
   refresh(spec?: string, options?: Pick<IngestOptions, 'signal' | 'onProgress' | 'onEmbedProgress'>): Promise<RefreshReport[]>;
   /** Libraries a name as typed may mean, best first. */
-  resolveLibrary(name: string, limit?: number): LibraryMatch[];
+  resolveLibrary(name: string, limit?: number): Promise<LibraryMatch[]>;
   /** The background ingest jobs recorded in the index, newest first. */
-  listJobs(): IngestJob[];
+  listJobs(): Promise<IngestJob[]>;
   /**
    * Starts an ingest as a recorded job (one job at a time per engine; later ones wait their turn)
    * and returns its id at once; `done` settles when it ends.
    */
   startIngestJob(url: string, options: Pick<IngestOptions, 'library' | 'version' | 'onProgress'>): Promise<{ id: number; done: Promise<IngestJob> }>;
   /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
-  samplePages(limit: number): { url: string; title: string }[];
+  samplePages(limit: number): Promise<{ url: string; title: string }[]>;
   close(): Promise<void>;
 }
 

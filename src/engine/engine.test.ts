@@ -101,7 +101,7 @@ describe('engine over a folder of Markdown', () => {
     // index.md links to the deleted page, so it changes too.
     expect(await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' })).toMatchObject({ removed: 1, pages: 2 });
     expect((await engine.search('timeout')).results.some((result) => result.url.includes('guide/setup'))).toBe(false);
-    expect(engine.inspect('https://other.example/x')).toBeDefined();
+    expect(await engine.inspect('https://other.example/x')).toBeDefined();
     await engine.close();
   });
 
@@ -124,14 +124,14 @@ describe('engine.inspect', () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    const page = engine.inspect('https://widget.example/docs/guide/setup#install-the-cli');
+    const page = (await engine.inspect('https://widget.example/docs/guide/setup#install-the-cli'));
     expect(page).toMatchObject({ url: 'https://widget.example/docs/guide/setup', title: 'Setup', anchors: ['configure-timeouts', 'install-the-cli', 'setup'] });
     expect(page?.chunks.map((chunk) => [chunk.anchor, chunk.headingPath])).toEqual([
       ['install-the-cli', ['Setup', 'Install the CLI']],
       ['configure-timeouts', ['Setup', 'Configure timeouts']],
     ]);
     expect(page?.chunks[0]?.tokenCount).toBeGreaterThan(0);
-    expect(engine.inspect('https://widget.example/docs/missing')).toBeUndefined();
+    expect(await engine.inspect('https://widget.example/docs/missing')).toBeUndefined();
     await engine.close();
   });
 });
@@ -233,7 +233,13 @@ describe('engine errors', () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    expect(await engine.search("kubernetes helm")).toEqual({ results: [], warnings: ['No passage in the index matches "kubernetes helm".'], retrieval: { lists: ["bm25:original"] } });
+    expect(await engine.search("kubernetes helm")).toEqual({
+      results: [],
+      warnings: ['No passage in the index matches "kubernetes helm".'],
+      diagnostics: [{ code: 'retrieve.no-match', stage: 'retrieve', message: 'No passage in the index matches "kubernetes helm".' }],
+      retrieval: { lists: ["bm25:original"] },
+      usage: { llm: { calls: 0, promptTokens: 0, completionTokens: 0, ms: 0 }, embedding: { calls: 0, tokens: 0, ms: 0 } },
+    });
     expect((await engine.ask('kubernetes helm')).citations).toEqual([]);
     await engine.close();
   });

@@ -1,6 +1,8 @@
 import type { CitedocsConfig } from '../core/config.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { FetchLike } from '../core/http/send.js';
 import type { Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
+import type { DocumentFiles } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
 import type { Store } from '../store/store.js';
@@ -71,6 +73,8 @@ export interface IngestReport {
   errors: IngestError[];
   /** Pages read and stored, with something a person should know (empty pages built by JavaScript, markup cut by extraction limits). */
   warnings: string[];
+  /** The same warnings as data: a stable code, the stage, the message. */
+  diagnostics: Diagnostic[];
   /** Pages that are empty until JavaScript runs, read without rendering: run again with --render. Only when there are some. */
   needsRender?: { count: number; examples: string[] };
   /** True when the run was interrupted before the source was exhausted (it resumes next time). */
@@ -99,6 +103,8 @@ export interface IngestDependencies {
   now?: () => Date;
   /** Which source (library@version) the pages belong to; none: pages keep the source they have. */
   source?: SourceResolver;
+  /** A folder's documents read from elsewhere than the disk (a git tag's objects), published under `baseUrl`; `input` then only names them. */
+  documents?: { files: DocumentFiles; baseUrl: string; urlStyle: UrlStyle };
 }
 
 /** What an ingest reads from: its items, the key its runs are recorded under, and whether this session opened a run. */

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { diagnostic, logDiagnostics } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
 import { StoreFullError, UsageError } from '../core/errors.js';
 import type { Chunk, SourceItem, StoppedBy } from '../core/types.js';
-import { readLocalFolder } from '../sources/local/local-source.js';
+import { type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
 import { crawlSite } from './crawl-source.js';
 import type { IngestDependencies, IngestOptions, IngestReport, IngestSource } from './ingest-types.js';
 import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
@@ -18,7 +20,8 @@ const LOCAL_RUN_SETTINGS = JSON.stringify({ source: 'local' });
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
   const { config } = dependencies;
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false };
+  const started = performance.now();
   let lastQueued = 0;
   const progress = (fetched: number, queued: number) => {
     lastQueued = queued;
@@ -35,7 +38,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   try {
     for await (const item of source.items) {
       const store = dependencies.openStore();
-      if (source.kind === 'local' && localRun === undefined) localRun = store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString()).id;
+      if (source.kind === 'local' && localRun === undefined) localRun = (await store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString())).id;
       await storeItem(item, store);
       if (options.signal?.aborted) break;
     }
@@ -43,23 +46,37 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     if (!(error instanceof StoreFullError)) throw error;
     throw new StoreFullError(`${error.message} This run had stored ${report.added + report.changed} new or changed pages.`, error.path, { cause: error });
   }
-  if (report.needsRender !== undefined) report.warnings.unshift(needsRenderWarning(report.needsRender));
+  if (report.needsRender !== undefined) {
+    const warning = diagnostic('crawl.needs-render', needsRenderWarning(report.needsRender));
+    report.warnings.unshift(warning.message);
+    report.diagnostics.unshift(warning);
+    logDiagnostics([warning]);
+  }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
-  recordOutcome(report, source, localRun, dependencies, now);
+  await recordOutcome(report, source, localRun, dependencies, now);
+  const { pages, chunks, added, changed, unchanged, removed, fetched, interrupted } = report;
+  logger('index').info({ input, pages, chunks, added, changed, unchanged, removed, fetched, errors: report.errors.length, interrupted, ms: elapsedMs(started) }, 'ingest stored');
   return report;
 
   async function storeItem(item: SourceItem, store: Store): Promise<void> {
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
+        logger('crawl').warn({ input: item.input }, item.message);
         break;
       case 'warning':
         if (item.needsRender === true) {
           report.needsRender ??= { count: 0, examples: [] };
           report.needsRender.count += 1;
           if (report.needsRender.examples.length < MAX_RENDER_EXAMPLES) report.needsRender.examples.push(item.input);
-        } else report.warnings.push(item.message);
+          logger('crawl').debug({ url: item.input }, item.message);
+        } else {
+          const warning = diagnostic(item.code, item.message);
+          report.warnings.push(warning.message);
+          report.diagnostics.push(warning);
+          logDiagnostics([warning], { input: item.input });
+        }
         break;
       case 'stopped':
         report.stopped = item.reason;
@@ -68,17 +85,18 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.stoppedBy = stoppedByOf(item, source.kind);
         break;
       case 'alias':
-        store.addAlias(item.of, item.url);
+        await store.addAlias(item.of, item.url);
         report.duplicates += 1;
         break;
       case 'gone':
-        if (store.removePage(item.url)) report.removed += 1;
+        logger('crawl').debug({ url: item.url, reason: item.reason }, 'page gone');
+        if (await store.removePage(item.url)) report.removed += 1;
         break;
       case 'unchanged': {
-        const chunkCount = store.confirmPage(item.url, now().toISOString());
+        const chunkCount = await store.confirmPage(item.url, now().toISOString());
         if (chunkCount === undefined) break;
         // A re-crawl that only confirms pages still records its source's crawl.
-        dependencies.source?.idFor(store, { url: item.url, title: store.getPage(item.url)?.title ?? '' });
+        await dependencies.source?.idFor(store, { url: item.url, title: (await store.getPage(item.url))?.title ?? '' });
         report.unchanged += 1;
         report.pages += 1;
         report.chunks += chunkCount;
@@ -88,31 +106,34 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         const { page } = item;
         report.fetched += 1;
         options.onPage?.(page);
-        const stored = store.getPage(page.url);
+        const stored = await store.getPage(page.url);
         const rechunk = stored !== undefined && stored.chunking !== chunking;
         // The same content already stored under another URL (an alias the crawl met first): keep one page.
-        const twin = stored === undefined ? store.pageUrlWithContent(page.contentHash) : undefined;
+        const twin = stored === undefined ? await store.pageUrlWithContent(page.contentHash) : undefined;
         // Never across sources: two versions of a library often serve identical pages, each its own.
-        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && (dependencies.source?.owns(store, twin) ?? true)) {
-          store.addAlias(twin, page.url);
+        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && ((await dependencies.source?.owns(store, twin)) ?? true)) {
+          await store.addAlias(twin, page.url);
           report.duplicates += 1;
           break;
         }
         let chunks: Chunk[] = [];
         try {
           if (stored?.contentHash !== page.contentHash || rechunk) {
+            const started = performance.now();
             chunks = (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+            logger('chunk').debug({ url: page.url, chunks: chunks.length, tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0), ms: elapsedMs(started) }, 'page chunked');
           }
         } catch (error) {
           // One page that cannot be chunked (pathological Markdown) is reported; the others go on.
           report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
           break;
         }
-        const sourceId = dependencies.source?.idFor(store, page);
-        const outcome = store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
+        const sourceId = await dependencies.source?.idFor(store, page);
+        const outcome = await store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
+        logger('index').debug({ url: page.url, outcome, chunks: chunks.length }, 'page stored');
         break;
       }
     }
@@ -134,14 +155,14 @@ function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: Inges
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */
-function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): void {
+async function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): Promise<void> {
   if (!source.runOpened() && localRun === undefined) return;
   const crawlState = dependencies.openStore().crawlState;
   const endedAt = now().toISOString();
   // A folder is read whole each time: its run has nothing to resume.
-  if (localRun !== undefined) crawlState.finishRun(localRun, endedAt);
+  if (localRun !== undefined) await crawlState.finishRun(localRun, endedAt);
   const outcome = report.interrupted ? 'interrupted' : report.stopped !== undefined ? 'stopped' : report.stoppedBy !== undefined ? 'limited' : 'complete';
-  crawlState.recordOutcome(source.key, {
+  await crawlState.recordOutcome(source.key, {
     outcome,
     endedAt,
     ...(report.stoppedBy === undefined ? {} : { stoppedBy: report.stoppedBy }),
@@ -156,6 +177,10 @@ function openSource(
   progress: (fetched: number, queued: number) => void,
 ): IngestSource {
   const { config } = dependencies;
+  if (dependencies.documents !== undefined) {
+    const { files, baseUrl, urlStyle } = dependencies.documents;
+    return { kind: 'local', key: baseUrl, items: readFolder({ directory: input, files, baseUrl, urlStyle }), runOpened: () => false };
+  }
   if (/^https?:\/\//i.test(input)) {
     if (!URL.canParse(input) || new URL(input).hostname === '') throw new UsageError(`Cannot ingest ${input}: it is not a valid URL. Give a start URL like https://example.com/docs/.`);
     return { kind: 'crawl', key: input, ...crawlSite(input, options, dependencies, progress) };
@@ -168,21 +193,23 @@ function openSource(
   }
   const baseUrl = options.baseUrl ?? pathToFileURL(resolve(input)).href.replace(/\/?$/, '/');
   if (options.baseUrl !== undefined) assertHttpUrl(options.baseUrl);
-  const items = readLocalFolder({
-    directory: input,
-    baseUrl,
-    urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle),
-    extractors: {
-      markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
-      html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
-    },
-    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-    knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
-    // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
-    ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
-  });
+  const items = readFolder({ directory: input, baseUrl, urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle) });
   // The folder's runs are opened by ingest itself, on the first item.
   return { kind: 'local', key: baseUrl, items, runOpened: () => false };
+
+  function readFolder(folder: Pick<LocalSourceOptions, 'directory' | 'baseUrl' | 'urlStyle' | 'files'>) {
+    return readLocalFolder({
+      ...folder,
+      extractors: {
+        markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
+        html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
+      },
+      ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+      knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
+      // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
+      ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+    });
+  }
 }
 
 function assertHttpUrl(value: string): void {

@@ -1,4 +1,5 @@
 import type { CitedocsConfig } from '../core/config.js';
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import { UsageError } from '../core/errors.js';
 import type { Candidate, TextIndex } from '../core/types.js';
 import { assertEmbedderName, createEmbedder, type EmbedderDependencies } from '../embed/create-embedder.js';
@@ -12,7 +13,7 @@ export interface RetrievalOutcome {
   /** The embedder the dense lists used; undefined: BM25 only. */
   embedder?: string;
   lists: string[];
-  warnings: string[];
+  diagnostics: Diagnostic[];
 }
 
 export interface RetrievalWiring {
@@ -27,11 +28,11 @@ export interface RetrievalWiring {
  * Which embedder a search uses: none when configured so; the configured one, which must be the
  * one the index was embedded with; otherwise the index's own. Vectors of two models never mix.
  */
-export function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): { name?: string; warning?: string } {
+export async function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): Promise<{ name?: string; warning?: Diagnostic }> {
   const named = config.embed.embedder;
   if (named !== undefined) assertEmbedderName(named);
   if (named === 'none') return {};
-  const info = store.vectors.info();
+  const info = await store.vectors.info();
   // The stored id is canonical (`openai:m@256` when dimensions are configured): compare with it.
   const requested = named === undefined ? undefined : (modelIdOf(named) ?? named);
   if (requested !== undefined) {
@@ -45,8 +46,8 @@ export function chooseSearchEmbedder(config: CitedocsConfig, store: Store, model
     }
   }
   if (info === undefined) return {};
-  if (info.embedded === 0) return info.pending > 0 ? { warning: `The index is set up for ${info.modelId} vectors but has none yet, so the search used BM25 only; run \`citedocs embed\`.` } : {};
-  const warning = info.pending > 0 ? `${info.pending} of ${info.pending + info.embedded} passages have no vector yet; run \`citedocs embed\` to finish embedding.` : undefined;
+  if (info.embedded === 0) return info.pending > 0 ? { warning: diagnostic('embed.no-vectors-yet', `The index is set up for ${info.modelId} vectors but has none yet, so the search used BM25 only; run \`citedocs embed\`.`) } : {};
+  const warning = info.pending > 0 ? diagnostic('embed.vectors-pending', `${info.pending} of ${info.pending + info.embedded} passages have no vector yet; run \`citedocs embed\` to finish embedding.`) : undefined;
   return { name: info.modelId, ...(warning === undefined ? {} : { warning }) };
 }
 
@@ -58,7 +59,7 @@ export async function retrieve(question: string, topK: number, wiring: Retrieval
   const { config } = wiring;
   const store = wiring.store();
   const index: TextIndex = sourceIds === undefined ? store : { searchText: (query) => store.searchText({ ...query, sourceIds }), termStats: (words) => store.termStats(words, sourceIds) };
-  const choice = chooseSearchEmbedder(config, store, (name) => wiring.embedderFor(name)?.modelId);
+  const choice = await chooseSearchEmbedder(config, store, (name) => wiring.embedderFor(name)?.modelId);
   const embedder = choice.name === undefined ? undefined : wiring.embedderFor(choice.name);
   const retrieveConfig = config.retrieve;
   const result = await retrieveHybrid(
@@ -86,7 +87,7 @@ export async function retrieve(question: string, topK: number, wiring: Retrieval
     candidates: result.candidates,
     ...(embedder === undefined ? {} : { embedder: embedder.modelId }),
     lists: result.lists,
-    warnings: [...(choice.warning === undefined ? [] : [choice.warning]), ...result.warnings],
+    diagnostics: [...(choice.warning === undefined ? [] : [choice.warning]), ...result.diagnostics],
   };
 }
 

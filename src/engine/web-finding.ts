@@ -1,4 +1,6 @@
 import { homedir } from 'node:os';
+import { type Diagnostic, diagnostic, logDiagnostics, withWarnings } from '../core/diagnostics.js';
+import { logger } from '../core/log.js';
 import { join } from 'node:path';
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
@@ -48,167 +50,126 @@ interface ExaminedPage {
   chunks: Chunk[];
 }
 
-/** What one web search carries through its steps: its settings, and what each step reports. */
-interface WebRun {
-  text: string;
-  options: WebOptions;
-  dependencies: WebDependencies;
-  config: CitedocsConfig;
-  maxTokens: number;
-  maxPages: number;
-  cache: WebCache | undefined;
-  warnings: string[];
-  dropped: WebDropped[];
-  requests: { search: number; pages: number };
-}
-
 /**
  * Seed 000 end to end: search the web, fetch the results politely, extract and split each
  * page, score it by its best fragment, then keep the best pages (or their best sections) that
  * fit the token budget, without near-duplicates, official documentation preferred.
  */
-export async function findWebDocs(query: string, options: WebOptions, dependencies: WebDependencies): Promise<WebResponse> {
+export async function findWebDocs(query: string, options: WebOptions, dependencies: WebDependencies): Promise<Omit<WebResponse, 'usage'>> {
   const text = query.trim();
   if (text === '') throw new UsageError('The query is empty. Say what to look for, like: citedocs web "Array.prototype.flatMap"');
   const { config } = dependencies;
   const web = config.web;
+  const maxTokens = options.maxTokens ?? web.maxTotalTokens;
+  const maxPages = options.maxPages ?? web.maxPages;
+  const warnings: Diagnostic[] = [];
+  const dropped: WebDropped[] = [];
+  const requests = { search: 0, pages: 0 };
   const cache = (options.cache ?? web.cache.enabled) ? openWebCache(web.cache.path ?? defaultCachePath(dependencies.env), web.cache) : undefined;
-  const run: WebRun = {
-    text,
-    options,
-    dependencies,
-    config,
-    maxTokens: options.maxTokens ?? web.maxTotalTokens,
-    maxPages: options.maxPages ?? web.maxPages,
-    cache,
-    warnings: [],
-    dropped: [],
-    requests: { search: 0, pages: 0 },
-  };
   const allowPrivateHosts = options.allowPrivateHosts ?? web.allowPrivateHosts;
   const guarded = createGuardedFetch({ allowPrivateHosts, ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }) });
   try {
-    const searched = await search(text, run.maxPages, options, dependencies, cache, run.requests, run.warnings);
-    const fetched = await fetchPages(run, searched, guarded.fetch, !allowPrivateHosts);
+    const searched = await search(text, maxPages, options, dependencies, cache, requests, warnings);
+    const counted: FetchLike = (input, init) => {
+      requests.pages += 1;
+      return guarded.fetch(input, init);
+    };
+    const fetched = await fetchResultPages(searched.map((hit) => hit.url), {
+      fetch: counted,
+      userAgent: config.crawl.userAgent,
+      timeoutMs: web.timeoutMs,
+      maxBytes: web.maxPageBytes,
+      maxRedirects: config.crawl.maxRedirects,
+      retries: 0,
+      retryBaseDelayMs: config.crawl.retryBaseDelayMs,
+      maxRetryAfterMs: 5000,
+      concurrency: web.concurrency,
+      perHostConcurrency: web.perHostConcurrency,
+      respectRobots: web.respectRobots,
+      maxCrawlDelayMs: 5000,
+      guarded: !allowPrivateHosts,
+      ...(cache === undefined ? {} : { cache }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
     options.signal?.throwIfAborted();
     const tokenizer = await dependencies.tokenizer();
-    const examined = await examine(searched, fetched, config, tokenizer, run.dropped, dependencies.now);
-    for (const drop of run.dropped) if (drop.reason === 'fetch' || drop.reason === 'refused') run.warnings.push(`Skipped ${drop.url}: ${drop.message ?? drop.reason}`);
-    const scored = await scoreExamined(run, examined);
-    run.warnings.push(...scored.warnings);
-    const { results, totalTokens } = selectResults(run, examined, scored, tokenizer);
-    if (searched.length > 0 && results.length === 0) run.warnings.push(noneSelectedWarning(run.dropped, run.maxTokens));
+    const examined = await examine(searched, fetched, config, tokenizer, dropped, dependencies.now);
+    for (const drop of dropped) if (drop.reason === 'fetch' || drop.reason === 'refused') warnings.push(diagnostic('web.fetch-skipped', `Skipped ${drop.url}: ${drop.message ?? drop.reason}`));
+    const llm = config.rerank.method === 'auto' || config.rerank.method === 'llm-pointwise' ? dependencies.llm() : undefined;
+    const scored = await scorePages(text, examined.map(({ page, chunks }) => ({ url: page.url, chunks })), {
+      ranking: { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical },
+      lexicalWeight: config.retrieve.fusion.bm25Weight,
+      denseWeight: config.retrieve.fusion.denseWeight,
+      fragmentsPerPage: web.fragmentsPerPage,
+      ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
+      ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
+      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    warnings.push(...scored.diagnostics);
+
     const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
+    const words = new Map(examined.map((entry) => [entry.page.url, wordSet(entry.page.markdown)]));
+    const factorOf = pageFactor({
+      domainWeights: { ...(web.defaultDomainWeights ? DEFAULT_DOMAIN_WEIGHTS : {}), ...web.domainWeights },
+      freshness: web.freshness,
+      now: (dependencies.now ?? (() => new Date()))(),
+      lastModified: (url) => byUrl.get(url)?.page.lastModified,
+    });
+    const textOf = (url: string, fragments?: readonly number[]) => {
+      const entry = byUrl.get(url);
+      if (entry === undefined) return '';
+      return fragments === undefined ? entry.page.markdown : sectionsText(entry.chunks, fragments);
+    };
+    // Each block is counted as rendered, with room for its number and the line joining it to the next.
+    const cost = (url: string, fragments?: readonly number[]) => tokenizer.count(webBlock(0, { url, title: byUrl.get(url)?.page.title ?? '' }, textOf(url, fragments))) + 2;
+    const selection = selectPages(
+      scored.pages.map((page) => ({ url: page.url, relevance: page.score, factor: factorOf(page.url), rank: byUrl.get(page.url)?.hit.rank ?? 0, fragmentScores: page.fragmentScores })),
+      {
+        maxTotalTokens: maxTokens,
+        maxSelectedPages: options.maxSelectedPages ?? web.maxSelectedPages,
+        scoreThreshold: web.scoreThreshold,
+        similarityThreshold: web.similarityThreshold,
+        similarity: (a, b) => jaccard(words.get(a) ?? new Set(), words.get(b) ?? new Set()),
+        cost,
+        sectionShare: 0.5,
+        wholeShare: 0.5,
+      },
+    );
+    dropped.push(...selection.dropped);
+    const scores = new Map(scored.pages.map((page) => [page.url, page]));
+    const results: WebResult[] = selection.selected.map((choice) => {
+      const entry = byUrl.get(choice.url) as ExaminedPage;
+      const relevance = scores.get(choice.url)?.score ?? 0;
+      const factor = factorOf(choice.url);
+      const body = textOf(choice.url, choice.fragments);
+      return {
+        url: entry.page.url,
+        title: entry.page.title,
+        snippet: entry.hit.snippet,
+        score: round(relevance * factor),
+        tokenCount: tokenizer.count(body),
+        rank: entry.hit.rank,
+        relevance,
+        why: explain(relevance, factor, scored.method, choice, entry, cost(choice.url), maxTokens),
+        text: body,
+        ...(choice.fragments === undefined ? {} : { sections: [...new Set(choice.fragments.map((index) => chunkUrl(entry.chunks[index] as Chunk)))] }),
+        ...(entry.page.lastModified === undefined ? {} : { lastModified: entry.page.lastModified }),
+      };
+    });
+    const totalTokens = tokenizer.count(results.map((result, index) => webBlock(index + 1, result, result.text)).join('\n'));
+    if (searched.length > 0 && results.length === 0) warnings.push(diagnostic('web.none-selected', noneSelectedWarning(dropped, maxTokens)));
     const saved = options.save === true && dependencies.save !== undefined && results.length > 0 ? await dependencies.save(results.map((result) => byUrl.get(result.url) as ExaminedPage)) : undefined;
-    const { warnings, dropped, maxTokens, requests } = run;
-    return { results, searched, warnings, dropped, totalTokens, maxTokens, scoring: scored.method, requests, ...(saved === undefined ? {} : { saved }) };
+    logDiagnostics(warnings);
+    logger('web').info({ query: text, searched: searched.length, results: results.length, tokens: totalTokens, requests }, 'web documentation found');
+    return { results, searched, ...withWarnings(warnings), dropped, totalTokens, maxTokens, scoring: scored.method, requests, ...(saved === undefined ? {} : { saved }) };
   } finally {
     await guarded.close();
     cache?.close();
   }
 }
 
-/** Fetches the result pages (robots.txt and politeness per host), each request counted. */
-function fetchPages(run: WebRun, searched: readonly SearchHit[], guardedFetch: FetchLike, guarded: boolean): ReturnType<typeof fetchResultPages> {
-  const { config, options, cache } = run;
-  const web = config.web;
-  const counted: FetchLike = (input, init) => {
-    run.requests.pages += 1;
-    return guardedFetch(input, init);
-  };
-  return fetchResultPages(searched.map((hit) => hit.url), {
-    fetch: counted,
-    userAgent: config.crawl.userAgent,
-    timeoutMs: web.timeoutMs,
-    maxBytes: web.maxPageBytes,
-    maxRedirects: config.crawl.maxRedirects,
-    retries: 0,
-    retryBaseDelayMs: config.crawl.retryBaseDelayMs,
-    maxRetryAfterMs: 5000,
-    concurrency: web.concurrency,
-    perHostConcurrency: web.perHostConcurrency,
-    respectRobots: web.respectRobots,
-    maxCrawlDelayMs: 5000,
-    guarded,
-    ...(cache === undefined ? {} : { cache }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-}
-
-/** Scores each page by its best fragments: lexical and dense, then the LLM's judgement when one is configured. */
-function scoreExamined(run: WebRun, examined: readonly ExaminedPage[]): ReturnType<typeof scorePages> {
-  const { config, dependencies, options, cache } = run;
-  const llm = config.rerank.method === 'auto' || config.rerank.method === 'llm-pointwise' ? dependencies.llm() : undefined;
-  return scorePages(run.text, examined.map(({ page, chunks }) => ({ url: page.url, chunks })), {
-    ranking: { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical },
-    lexicalWeight: config.retrieve.fusion.bm25Weight,
-    denseWeight: config.retrieve.fusion.denseWeight,
-    fragmentsPerPage: config.web.fragmentsPerPage,
-    ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
-    ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
-    ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-}
-
-/** The pages (whole, or their best sections) that fit the budget, near-duplicates skipped, each with why it was kept. */
-function selectResults(run: WebRun, examined: readonly ExaminedPage[], scored: Awaited<ReturnType<typeof scorePages>>, tokenizer: Tokenizer): { results: WebResult[]; totalTokens: number } {
-  const web = run.config.web;
-  const { dependencies } = run;
-  const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
-  const words = new Map(examined.map((entry) => [entry.page.url, wordSet(entry.page.markdown)]));
-  const factorOf = pageFactor({
-    domainWeights: { ...(web.defaultDomainWeights ? DEFAULT_DOMAIN_WEIGHTS : {}), ...web.domainWeights },
-    freshness: web.freshness,
-    now: (dependencies.now ?? (() => new Date()))(),
-    lastModified: (url) => byUrl.get(url)?.page.lastModified,
-  });
-  const textOf = (url: string, fragments?: readonly number[]) => {
-    const entry = byUrl.get(url);
-    if (entry === undefined) return '';
-    return fragments === undefined ? entry.page.markdown : sectionsText(entry.chunks, fragments);
-  };
-  // Each block is counted as rendered, with room for its number and the line joining it to the next.
-  const cost = (url: string, fragments?: readonly number[]) => tokenizer.count(webBlock(0, { url, title: byUrl.get(url)?.page.title ?? '' }, textOf(url, fragments))) + 2;
-  const selection = selectPages(
-    scored.pages.map((page) => ({ url: page.url, relevance: page.score, factor: factorOf(page.url), rank: byUrl.get(page.url)?.hit.rank ?? 0, fragmentScores: page.fragmentScores })),
-    {
-      maxTotalTokens: run.maxTokens,
-      maxSelectedPages: run.options.maxSelectedPages ?? web.maxSelectedPages,
-      scoreThreshold: web.scoreThreshold,
-      similarityThreshold: web.similarityThreshold,
-      similarity: (a, b) => jaccard(words.get(a) ?? new Set(), words.get(b) ?? new Set()),
-      cost,
-      sectionShare: 0.5,
-      wholeShare: 0.5,
-    },
-  );
-  run.dropped.push(...selection.dropped);
-  const scores = new Map(scored.pages.map((page) => [page.url, page]));
-  const results: WebResult[] = selection.selected.map((choice) => {
-    const entry = byUrl.get(choice.url) as ExaminedPage;
-    const relevance = scores.get(choice.url)?.score ?? 0;
-    const factor = factorOf(choice.url);
-    const body = textOf(choice.url, choice.fragments);
-    return {
-      url: entry.page.url,
-      title: entry.page.title,
-      snippet: entry.hit.snippet,
-      score: round(relevance * factor),
-      tokenCount: tokenizer.count(body),
-      rank: entry.hit.rank,
-      relevance,
-      why: explain(relevance, factor, scored.method, choice, entry, cost(choice.url), run.maxTokens),
-      text: body,
-      ...(choice.fragments === undefined ? {} : { sections: [...new Set(choice.fragments.map((index) => chunkUrl(entry.chunks[index] as Chunk)))] }),
-      ...(entry.page.lastModified === undefined ? {} : { lastModified: entry.page.lastModified }),
-    };
-  });
-  const totalTokens = tokenizer.count(results.map((result, index) => webBlock(index + 1, result, result.text)).join('\n'));
-  return { results, totalTokens };
-}
-
-async function search(query: string, maxPages: number, options: WebOptions, dependencies: WebDependencies, cache: WebCache | undefined, requests: { search: number }, warnings: string[]): Promise<SearchHit[]> {
+async function search(query: string, maxPages: number, options: WebOptions, dependencies: WebDependencies, cache: WebCache | undefined, requests: { search: number }, warnings: Diagnostic[]): Promise<SearchHit[]> {
   const web = dependencies.config.web;
   const backend = dependencies.searchBackend ?? createDuckDuckGoBackend({
     searchUrl: options.searchUrl ?? web.searchUrl,
@@ -226,8 +187,9 @@ async function search(query: string, maxPages: number, options: WebOptions, depe
   if (stored !== undefined) return stored;
   const outcome = await backend.search(query, { maxResults: maxPages, region, safeSearch, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   requests.search += outcome.requests;
-  warnings.push(...outcome.warnings);
-  if (outcome.hits.length === 0) warnings.push(`The web search found nothing for "${query}".`);
+  // The backend's notes are free text (a pluggable contract): each says the search stopped short.
+  warnings.push(...outcome.warnings.map((warning) => diagnostic('web.search-incomplete', warning)));
+  if (outcome.hits.length === 0) warnings.push(diagnostic('web.no-results', `The web search found nothing for "${query}".`));
   // A partial or empty answer may be the engine's bad moment: not remembered.
   else if (outcome.warnings.length === 0) cache?.putSearch(key, outcome.hits);
   return outcome.hits;

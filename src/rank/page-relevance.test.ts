@@ -83,7 +83,8 @@ describe('scorePages', () => {
     expect(judged.pages[0]?.score).toBe(0.8);
     expect(judged.pages[1]?.score).toBe(lexical.pages[1]?.score);
     expect(judged.pages[1]?.score).toBeGreaterThan(0);
-    expect(judged.warnings.join(' ')).toMatch(/gave 1 page no score; it was scored lexically: https:\/\/b\.test\/graphs/);
+    expect(judged.diagnostics.map((entry) => entry.code)).toEqual(['rank.partial', 'rank.pages-unjudged']);
+    expect(judged.diagnostics.map((entry) => entry.message).join(' ')).toMatch(/gave 1 page no score; it was scored lexically: https:\/\/b\.test\/graphs/);
   });
 
   it('falls back to lexical scores with a warning when the LLM fails (fake server answering 500)', async () => {
@@ -92,7 +93,7 @@ describe('scorePages', () => {
     const reranker = createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server, { retries: 0 }) });
     const result = await scorePages('flatMap flattens', pages, { ...base, reranker });
     expect(result.method).toBe('lexical');
-    expect(result.warnings.join(' ')).toMatch(/llm-pointwise/);
+    expect(result.diagnostics.map((entry) => entry.message).join(' ')).toMatch(/llm-pointwise/);
     expect(result.pages[0]?.score).toBeGreaterThan(0);
   });
 });

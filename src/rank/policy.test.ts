@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../core/config.js';
+import { messagesOf } from '../core/diagnostics.js';
 import type { Candidate } from '../core/types.js';
 import type { Llm } from '../llm/llm.js';
 import { candidate } from '../testing/candidates.js';
@@ -46,7 +47,7 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     const result = await rerankWithPolicy(createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server) }), { query: 'q', candidates: passages() }, UNPROTECTED);
     expect(result.outcome).toBe('reranked');
     expect(letters(result.candidates)).toEqual(['D', 'C', 'B', 'A']);
-    expect(result.warnings).toEqual([]);
+    expect(messagesOf(result.diagnostics)).toEqual([]);
   });
 
   it.each([
@@ -57,9 +58,9 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     const result = await rerankWithPolicy(create(llmOn(server)), { query: 'q', candidates: passages() }, UNPROTECTED);
     expect(result.outcome).toBe('reranker-failed');
     expect(letters(result.candidates)).toEqual(['A', 'B', 'C', 'D']);
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(new RegExp(`^Reranking with ${name} failed, so the fused-score order was kept: `));
-    expect(result.warnings[0]).toMatch(reason);
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['rank.reranker-failed']);
+    expect(messagesOf(result.diagnostics)[0]).toMatch(new RegExp(`^Reranking with ${name} failed, so the fused-score order was kept: `));
+    expect(messagesOf(result.diagnostics)[0]).toMatch(reason);
     expect(fallbackTrace(result.candidates[0])).toMatchObject({ rank: 1, score: 1, detail: expect.stringMatching(new RegExp(`^${name} failed, fused-score order kept`)) as unknown });
   });
 
@@ -68,7 +69,7 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     const result = await rerankWithPolicy(createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server, { timeoutMs: 100 }) }), { query: 'q', candidates: passages() }, UNPROTECTED);
     expect(result.outcome).toBe('reranker-failed');
     expect(letters(result.candidates)).toEqual(['A', 'B', 'C', 'D']);
-    expect(result.warnings[0]).toMatch(/llm-pointwise failed.*timed out after 100 ms/);
+    expect(messagesOf(result.diagnostics)[0]).toMatch(/llm-pointwise failed.*timed out after 100 ms/);
   });
 
   it('retries after a 429 and then uses the model order', async () => {
@@ -79,7 +80,7 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     expect(server.requests).toHaveLength(2);
     expect(result.outcome).toBe('reranked');
     expect(letters(result.candidates)).toEqual(['D', 'C', 'B', 'A']);
-    expect(result.warnings).toEqual([]);
+    expect(messagesOf(result.diagnostics)).toEqual([]);
   });
 
   it('falls back to fused order with a warning naming the error on HTTP 500', async () => {
@@ -87,7 +88,7 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     const result = await rerankWithPolicy(createLlmListwiseReranker({ maxCandidates: RERANK.candidates, ...RERANK.listwise, llm: llmOn(server) }), { query: 'q', candidates: passages() }, UNPROTECTED);
     expect(result.outcome).toBe('reranker-failed');
     expect(letters(result.candidates)).toEqual(['A', 'B', 'C', 'D']);
-    expect(result.warnings[0]).toMatch(/^Reranking with llm-listwise failed, .*HTTP 500: CUDA out of memory/);
+    expect(messagesOf(result.diagnostics)[0]).toMatch(/^Reranking with llm-listwise failed, .*HTTP 500: CUDA out of memory/);
   });
 
   it('does not ask the model for fewer candidates than minCandidatesForAssessment: a trace note, not a warning', async () => {
@@ -95,7 +96,7 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     const result = await rerankWithPolicy(createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server) }), { query: 'q', candidates: passages().slice(0, 3) }, UNPROTECTED);
     expect(server.requests).toHaveLength(0);
     expect(result.outcome).toBe('too-few-candidates');
-    expect(result.warnings).toEqual([]);
+    expect(messagesOf(result.diagnostics)).toEqual([]);
     expect(letters(result.candidates)).toEqual(['A', 'B', 'C']);
     expect(fallbackTrace(result.candidates[2])?.detail).toBe('3 candidates, fewer than minCandidatesForAssessment 4: fused-score order kept, llm-pointwise not asked');
   });
@@ -105,7 +106,8 @@ describe('rerankWithPolicy with an LLM on the fake OpenAI-compatible server', ()
     const result = await rerankWithPolicy(createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server) }), { query: 'q', candidates: passages() }, UNPROTECTED);
     expect(result.outcome).toBe('none-relevant');
     expect(letters(result.candidates)).toEqual(['A', 'B', 'C']);
-    expect(result.warnings).toEqual(['llm-pointwise judged none of 4 candidates relevant (best 0.2 < relevanceThreshold 0.5), so the 3 best by fused score were kept.']);
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['rank.none-relevant']);
+    expect(messagesOf(result.diagnostics)).toEqual(['llm-pointwise judged none of 4 candidates relevant (best 0.2 < relevanceThreshold 0.5), so the 3 best by fused score were kept.']);
     expect(fallbackTrace(result.candidates[0])?.detail).toMatch(/kept the 3 best by fused score$/);
     // The model's judgement stays visible in the explain trace.
     expect(result.candidates[0]?.scores.rerank).toBe(0.2);
@@ -161,7 +163,7 @@ describe('rerankWithPolicy blending', () => {
     const broken: Reranker = { name: 'broken', rerank: ({ candidates }) => Promise.resolve({ candidates: [...candidates.slice(1), ...candidates.slice(1, 2)], warnings: [] }) };
     const result = await rerankWithPolicy(broken, { query: 'q', candidates: passages() }, UNPROTECTED);
     expect(result.outcome).toBe('reranker-failed');
-    expect(result.warnings[0]).toMatch(/broken returned 4 candidates for 4 given, not each of them once/);
+    expect(messagesOf(result.diagnostics)[0]).toMatch(/broken returned 4 candidates for 4 given, not each of them once/);
   });
 
   it('with the configuration’s defaults, keeps the top retrieval hit within two places, as the engine does', async () => {
@@ -172,7 +174,7 @@ describe('rerankWithPolicy blending', () => {
 
   it('leaves the fused-order default untouched and unwarned', async () => {
     const result = await rerankWithPolicy(createFusedOrderReranker(), { query: 'q', candidates: passages() }, CONFIGURED);
-    expect(result).toMatchObject({ outcome: 'reranked', warnings: [] });
+    expect(result).toMatchObject({ outcome: 'reranked', diagnostics: [] });
     expect(letters(result.candidates)).toEqual(['A', 'B', 'C', 'D']);
   });
 

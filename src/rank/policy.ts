@@ -1,3 +1,4 @@
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import type { Candidate } from '../core/types.js';
 import { fusedOrder } from './fused-order.js';
 import { byFusedScore, clamp01, RerankError, type Reranker, type RerankRequest, type RerankResult, round } from './reranker.js';
@@ -36,7 +37,10 @@ export interface RerankPolicy {
 /** Which path the policy took: only `reranked` used the reranker's order. */
 export type RerankOutcome = 'reranked' | 'too-few-candidates' | 'reranker-failed' | 'none-relevant';
 
-export interface PolicyResult extends RerankResult {
+export interface PolicyResult {
+  candidates: Candidate[];
+  /** Each fallback taken (reranker failed, none relevant) and the reranker's own notes, as diagnostics. */
+  diagnostics: Diagnostic[];
   outcome: RerankOutcome;
 }
 
@@ -56,7 +60,7 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
   if (candidates.length < settings.minCandidatesForAssessment) {
     const kept = fusedOrder(candidates).candidates;
     const note = `${candidates.length} candidate${candidates.length === 1 ? '' : 's'}, fewer than minCandidatesForAssessment ${settings.minCandidatesForAssessment}: fused-score order kept, ${reranker.name} not asked`;
-    return { candidates: traceFallback(kept, note), warnings: [], outcome: 'too-few-candidates' };
+    return { candidates: traceFallback(kept, note), diagnostics: [], outcome: 'too-few-candidates' };
   }
 
   let result: RerankResult;
@@ -69,7 +73,7 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
     const kept = fusedOrder(candidates).candidates;
     return {
       candidates: traceFallback(kept, `${reranker.name} failed, fused-score order kept: ${reason}`),
-      warnings: [`Reranking with ${reranker.name} failed, so the fused-score order was kept: ${reason}`],
+      diagnostics: [diagnostic('rank.reranker-failed', `Reranking with ${reranker.name} failed, so the fused-score order was kept: ${reason}`)],
       outcome: 'reranker-failed',
     };
   }
@@ -81,7 +85,7 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
     const what = `${reranker.name} judged none of ${result.candidates.length} candidates relevant (best ${round(Math.max(...judged))} < relevanceThreshold ${settings.relevanceThreshold})`;
     return {
       candidates: traceFallback(kept, `${what}: kept the ${count} best by fused score`),
-      warnings: [...result.warnings, `${what}, so the ${kept.length} best by fused score were kept.`],
+      diagnostics: [...partial(result), diagnostic('rank.none-relevant', `${what}, so the ${kept.length} best by fused score were kept.`)],
       outcome: 'none-relevant',
     };
   }
@@ -91,7 +95,12 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
   if (settings.protectTopK > 0) {
     ordered = protectRetrievalHits(ordered, Math.floor(settings.protectTopK), Math.max(0, Math.floor(settings.maxDemotion)), reranker.name);
   }
-  return { candidates: ordered, warnings: result.warnings, outcome: 'reranked' };
+  return { candidates: ordered, diagnostics: partial(result), outcome: 'reranked' };
+}
+
+/** A reranker's own notes (which candidates it could not judge) as diagnostics. */
+function partial(result: RerankResult): Diagnostic[] {
+  return result.warnings.map((warning) => diagnostic('rank.partial', warning));
 }
 
 function traceFallback(candidates: Candidate[], detail: string): Candidate[] {

@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerWithSources } from '../../src/answer/citations/process.js';
 import { createEngine } from '../../src/engine/engine.js';
 import type { AskEvent, Engine } from '../../src/engine/engine-types.js';
+import { createUsageMeter } from '../../src/engine/usage.js';
 import { createHttpServer } from '../../src/interfaces/http/server.js';
 import type { Llm } from '../../src/llm/llm.js';
 import { indexFixtureSite } from '../../src/testing/fixture-index.js';
@@ -88,7 +90,8 @@ function scriptedEngine(engine: Engine, answer: string, citations: { n: number; 
     ...engine,
     async *askStream(): AsyncGenerator<AskEvent> {
       yield { type: 'delta', text: answer };
-      yield { type: 'done', response: { answer, citations: citations.map((citation) => ({ ...citation, library: 'docs', version: 'latest' })), warnings: [], selection: { totalTokens: 0, sources: [] } } };
+      const labelled = citations.map((citation) => ({ ...citation, library: 'docs', version: 'latest' }));
+      yield { type: 'done', response: { answer: answerWithSources(answer, labelled), text: answer, citations: labelled, warnings: [], diagnostics: [], usage: createUsageMeter().total(), selection: { totalTokens: 0, sources: [] } } };
     },
   };
 }
@@ -175,7 +178,7 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
 
   it('says what is indexed before the first question, and asks an example topic when it is clicked', async () => {
     const { page } = await open(`${base}/`);
-    const pages = engine.stats().pages;
+    const pages = (await engine.stats()).pages;
     await expect.poll(() => page.locator('#indexed').innerText()).toMatch(new RegExp(`^${pages} pages \\(\\d+ passages\\) from 1 documentation set`));
     expect(await page.locator('#sources').innerText()).toContain(`${site.url}docs/ — ${pages} pages`);
     const examples = page.locator('#example-list button');

@@ -16,11 +16,17 @@ export type { CitationResult, Source } from './render.js';
  * - code (fenced blocks, inline spans) is left as it is.
  * Pure and deterministic; `citations` are the used sources, in the new numbering.
  */
-export function processCitations(text: string, sources: readonly Source[], index: LinkIndex): CitationResult {
+export async function processCitations(text: string, sources: readonly Source[], index: LinkIndex): Promise<CitationResult> {
   const stream = createCitationStream(sources, index);
-  const head = stream.push(text);
-  const tail = stream.end();
+  const head = await stream.push(text);
+  const tail = await stream.end();
   return { ...tail, text: head + tail.text };
+}
+
+/** The answer as one text: the answer, then its sources list after a blank line (none when nothing is cited). */
+export function answerWithSources(text: string, citations: readonly Citation[]): string {
+  const list = formatSourcesList(citations);
+  return list === '' ? text : `${text}\n\n${list}`;
 }
 
 /** The list the caller appends to the answer: "Sources:" then "[n] Title — URL" a line. */

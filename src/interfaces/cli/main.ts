@@ -5,17 +5,19 @@ import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
 import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
-import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
+import { formatAskEnd, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { formatSiteReport } from './site-report-format.js';
 import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.js';
 import { colorsFor, describeFailure, errorJson, EXIT, interruptedByUser, wantsJson, warningJson } from './output.js';
+import { configureCliLogging } from './logging.js';
 import { progressReporter } from './progress.js';
 import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
+import { indexLocker, LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
 import type { CliIo, CommonOptions } from './cli-io.js';
 
 export type { CliIo, CommonOptions } from './cli-io.js';
@@ -37,6 +39,10 @@ interface IngestFlags {
   render?: boolean;
   library?: string;
   version?: string;
+  lockTimeout: number;
+  git?: string;
+  docsPath?: string;
+  tags: string[];
 }
 
 interface ScopeFlags {
@@ -87,8 +93,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .addOption(new Option('--db <path>', 'index file').env('CITEDOCS_DB'))
       .option('--config <path>', 'JSON config file (default: ./citedocs.config.json when present)')
       .option('--json', 'print one JSON object for scripts')
-      .option('-q, --quiet', 'no progress output')
-      .option('-v, --verbose', 'more detail on errors');
+      .option('-q, --quiet', 'no progress output, no logs')
+      .option('-v, --verbose', 'debug logs of every stage on stderr, and the stack of an error (CITEDOCS_LOG=crawl=debug,rank=info sets levels per stage)');
 
   const withEmbedder = (command: Command): Command =>
     command.option('--embedder <name>', `embedder for dense retrieval: ${EMBEDDER_NAMES_HELP} (default: the index's own, or none)`);
@@ -108,13 +114,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { values, dependencies } = configFor(options, dbPath);
     return createEngine(values, dependencies);
   };
+  const lockIndex = indexLocker(warn, io.signal);
   const print = (options: CommonOptions, json: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(json, null, 2) : human}\n`);
 
   withEmbedder(withCommon(
     program
       .command('ingest')
-      .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index; run again to update it')
-      .argument('<source>', 'start URL or folder')
+      .description('crawl a docs site (http/https URL), read a folder of Markdown/HTML, or a git repository\'s docs folder at each tag (--git), into the index; run again to update it')
+      .argument('[source]', 'start URL or folder (none with --git)')
       .option('--library <name>', 'the library these docs are of (default: the name it was ingested under, else one from the host or the start page title)')
       .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else latest)')
       .option('--max-requests <n>', 'stop after this many requests (files, for a folder); the next run continues', positiveInteger)
@@ -125,14 +132,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--include <glob>', 'only crawl URL paths matching this glob (repeatable), e.g. "/docs/api/**"', collect, [])
       .option('--exclude <glob>', 'never crawl URL paths matching this glob (repeatable), e.g. "/docs/ja/**"', collect, [])
       .option('--export <file.jsonl>', 'also write every page read as a JSON line (url, title, markdown, headings, fetchedAt, etag, lastModified)')
-      .option('--base-url <url>', 'for a folder: the URL its documents are published under')
+      .option('--base-url <url>', 'for a folder: the URL its documents are published under; with --git, {version} or {tag} in it names each version (default: GitHub/GitLab file pages, else git+file:REPO@TAG/PATH)')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
       .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
       .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)')
-      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)'),
-  )).action(async (source: string, options: CommonOptions & IngestFlags) => {
+      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS)
+      .option('--git <repository>', 'read the docs folder of a git repository (a path or URL) from git objects, no checkout: one version per tag')
+      .option('--docs-path <folder>', 'with --git: the documentation folder inside the repository (default: docs; . for all of it)')
+      .option('--tags <pattern>', "with --git: the tags to read, a glob like 'v*' (repeatable); each tag's version is its name (v5.0.1 → 5.0.1); default: HEAD as latest", collect, []),
+  )).action(async (source: string | undefined, options: CommonOptions & IngestFlags) => {
     const maxRequests = renamedValue(options.maxRequests, options.maxPages, { command: 'ingest', old: '--max-pages', replacement: '--max-requests' }, warn);
+    if (options.git !== undefined || source === undefined) return ingestGitCommand(source, options, maxRequests);
+    if (options.docsPath !== undefined || options.tags.length > 0) throw new UsageError(`--docs-path and --tags read a git repository: add --git <repository> (citedocs ingest --git ${source} --docs-path docs --tags 'v*').`);
     const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout, true);
     const exporter = options.export === undefined ? undefined : openExport(options.export);
     try {
       const reporter = progressReporter(io, options);
@@ -154,7 +168,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
       });
       reporter?.end();
-      const stats = report.pages > 0 || report.removed > 0 ? engine.stats() : undefined;
+      const stats = report.pages > 0 || report.removed > 0 ? await engine.stats() : undefined;
       print(options, report, formatIngest(report, stats));
       if (report.stopped !== undefined) {
         fail(`${report.stopped}.`);
@@ -164,8 +178,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       exporter?.close();
       await engine.close();
+      lock.release();
     }
   });
+
+  async function ingestGitCommand(source: string | undefined, options: CommonOptions & IngestFlags, maxRequests: number | undefined): Promise<void> {
+    if (options.git === undefined) throw new UsageError('Give what to ingest: a start URL, a folder, or --git <repository> (citedocs ingest https://example.com/docs/).');
+    if (source !== undefined) throw new UsageError(`Give either ${source} or --git ${options.git}, not both: one ingest reads one source.`);
+    const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout, true);
+    try {
+      const reporter = progressReporter(io, options);
+      const report = await engine.ingestGit(options.git, {
+        ...given({ library: options.library, version: options.version, docsPath: options.docsPath, baseUrl: options.baseUrl, urlStyle: options.urlStyle, maxPages: maxRequests }),
+        ...(options.tags.length === 0 ? {} : { tags: options.tags }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
+      });
+      reporter?.end();
+      const stats = report.versions.some((version) => version.pages > 0 || version.removed > 0) ? await engine.stats() : undefined;
+      const human = report.versions.map((version, index) => `${version.tag} → ${version.library ?? '?'}@${version.version ?? '?'} (${version.url}):\n${formatIngest(version, index === report.versions.length - 1 ? stats : undefined)}`).join('\n\n');
+      print(options, report, human);
+      const empty = report.versions.find((version) => version.pages === 0 && version.removed === 0 && !version.interrupted);
+      if (empty !== undefined) fail(`nothing was ingested from ${report.docsPath}/ at ${empty.tag} of ${options.git}${empty.errors[0] ? `: ${empty.errors[0].message}` : ''}.`);
+    } finally {
+      await engine.close();
+      lock.release();
+    }
+  }
 
   withEmbedder(withCommon(
     program
@@ -177,17 +217,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-selected <n>', 'distinct pages the passages may come from', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
       .option('--explain', 'show how each score was made, and why each other candidate was left out')
+      .option('--group-by-page', 'show each page once, with its best sections under it (JSON: also `pages`)')
       .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
       .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
-  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number }) => {
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number; groupByPage?: boolean }) => {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, warn);
     // The schema the HTTP API and MCP check the same request with.
-    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, groupByPage: options.groupByPage, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
       print(options, response, formatSearch(response, options.explain === true));
-      if (options.json !== true) for (const warning of response.warnings) warn('engine', warning);
+      if (options.json !== true) for (const entry of response.diagnostics) warn(entry.code, entry.message);
     } finally {
       await engine.close();
     }
@@ -214,12 +255,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const response = await engine.ask(question, askOptions);
         print(options, response, '');
       } else {
-        // The answer appears as it is written; the sources and warnings follow it.
+        // The answer appears as it is written; its sources list and the warnings follow it.
         for await (const event of engine.askStream(question, askOptions)) {
           if (event.type === 'delta') io.stdout(event.text);
           else {
-            io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
-            for (const warning of event.response.warnings) warn('engine', warning);
+            io.stdout(`${formatAskEnd(event.response)}\n`);
+            for (const entry of event.response.diagnostics) warn(entry.code, entry.message);
           }
         }
       }
@@ -231,9 +272,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   withEmbedder(withCommon(
     program
       .command('embed')
-      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume'),
-  )).action(async (options: CommonOptions) => {
+      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
+  )).action(async (options: CommonOptions & { lockTimeout: number }) => {
     const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout);
     try {
       const reporter = progressReporter(io, options);
       const report = await engine.embed({
@@ -245,6 +288,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (report.interrupted) exitCode = EXIT.failure;
     } finally {
       await engine.close();
+      lock.release();
     }
   });
 
@@ -258,13 +302,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const engine = engineFor(options);
     try {
       if (options.site !== undefined) {
-        const report = engine.siteReport(typeof options.site === 'string' ? options.site : (url ?? ''));
+        const report = await engine.siteReport(typeof options.site === 'string' ? options.site : (url ?? ''));
         if (report.pages === 0) throw new CitedocsError(`No page under ${report.site || 'any URL'} is in the index at ${engine.config.dbPath}. Check the URL (citedocs sources lists the sites) or ingest it first.`);
         print(options, report, formatSiteReport(report));
         return;
       }
       if (url === undefined) throw new UsageError('Give the URL of a page (citedocs inspect <page-url>), or --site [url] for a report on a whole site.');
-      const page = engine.inspect(url);
+      const page = await engine.inspect(url);
       if (page === undefined) throw new CitedocsError(`${url} is not in the index at ${engine.config.dbPath}. Check the URL (citedocs search shows the URLs it has) or ingest it first.`);
       print(options, page, formatInspection(page));
     } finally {
@@ -296,15 +340,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action(async (options: CommonOptions) => {
     const engine = engineFor(options);
     try {
-      const stats = engine.stats();
+      const stats = await engine.stats();
       print(options, stats, formatStats(stats, engine.config.dbPath));
     } finally {
       await engine.close();
     }
   });
 
-  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
-  registerCatalogCommands(program, io, { withCommon, engineFor, print });
+  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, configFor, warn });
+  registerCatalogCommands(program, io, { withCommon, engineFor, print, lockIndex });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
 
   const verbose = argv.includes('--verbose') || argv.includes('-v');
@@ -313,6 +357,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.interrupted;
   };
   try {
+    configureCliLogging(argv, io, json, colors);
     await program.parseAsync([...argv], { from: 'user' });
     return interruptedByUser(io.signal) ? interrupted() : exitCode;
   } catch (error) {

@@ -69,7 +69,7 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
         if (options.json === true || options.format === 'json') io.stdout(`${JSON.stringify(response, null, 2)}\n`);
         else {
           io.stdout(formatWebMarkdown(response));
-          for (const warning of response.warnings) kit.warn('engine', warning);
+          for (const entry of response.diagnostics) kit.warn(entry.code, entry.message);
           io.stderr(`${response.results.length} of ${plural(response.searched.length, 'result')} selected, ${response.totalTokens} of ${plural(response.maxTokens, 'token')}${response.saved === undefined ? '' : `; saved ${plural(response.saved.pages, 'page')} to ${response.saved.dbPath}`}.\n`);
         }
       } finally {

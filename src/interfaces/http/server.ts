@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { CitedocsError, StoreError, UsageError } from '../../core/errors.js';
 import type { Engine } from '../../engine/engine-types.js';
@@ -29,11 +29,15 @@ export interface HttpServerOptions {
   exampleQuestions?: readonly string[];
   /** A request that takes longer is aborted with 504. */
   requestTimeoutMs?: number;
+  /** MCP's index_docs may start ingest jobs (`--allow-indexing`); off: it refuses. */
+  allowIndexing?: boolean;
   bodyLimitBytes?: number;
   /** Structured JSON logs (one line per request) to stderr; off in tests. */
   log?: boolean;
   /** Where the logs go instead of stderr. */
   logStream?: { write(line: string): void };
+  /** A pino logger for the request logs instead of `log`/`logStream`: `citedocs serve` passes its `http` stage logger (levels from --quiet, --verbose, CITEDOCS_LOG). */
+  logger?: FastifyBaseLogger;
 }
 
 /** A request failure a client can act on: its status and a message naming what to change. */
@@ -55,7 +59,9 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const app = Fastify({
     // Logs never go to stdout: `citedocs serve` prints only its address there.
-    logger: options.log === true ? { level: 'info', redact: ['req.headers.authorization'], stream: options.logStream ?? process.stderr } : false,
+    ...(options.logger === undefined
+      ? { logger: options.log === true ? { level: 'info', redact: ['req.headers.authorization'], stream: options.logStream ?? process.stderr } : false }
+      : { loggerInstance: options.logger }),
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout: timeoutMs + 5_000,
   });
@@ -112,9 +118,10 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     authorize(request);
     return indexOverview(engine, options.exampleQuestions);
   });
-  app.get('/healthz', () => {
-    const stats = engine.stats();
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks };
+  app.get('/healthz', async () => {
+    const stats = await engine.stats();
+    // pid: which process answered, when `serve --workers N` runs several.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid };
   });
   app.get('/openapi.json', () => openApiDocument());
 
@@ -144,7 +151,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.post('/mcp', async (request, reply) => {
     authorize(request);
     reply.hijack();
-    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body);
+    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body, { allowIndexing: options.allowIndexing === true });
   });
   app.route({
     method: ['GET', 'DELETE'],

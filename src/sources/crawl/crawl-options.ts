@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { ExtractedDocument } from '../../core/types.js';
 import type { LookupFunction } from '../web/host-guard.js';
 import type { FetchLike } from '../../core/http/send.js';
@@ -20,7 +21,7 @@ export type CrawlExtraction = ExtractedDocument & {
   /** The page is scripts and an empty root element: its content is built by JavaScript. */
   emptyShell?: boolean;
   /** What extraction had to cut (deep nesting, giant words), for the report. */
-  warnings?: string[];
+  warnings?: Diagnostic[];
 };
 
 export interface CrawlProgress {
@@ -68,9 +69,9 @@ export interface CrawlOptions {
    */
   renderer?: PageRenderer;
   /** Stored validators and links of a page, for conditional requests. */
-  known?: (url: string) => KnownPage | undefined;
+  known?: (url: string) => MaybePromise<KnownPage | undefined>;
   /** Stored pages under a prefix: revalidated at the end of a complete crawl, removed when gone. */
-  knownUrls?: (prefix: string) => string[];
+  knownUrls?: (prefix: string) => MaybePromise<string[]>;
   frontier?: CrawlFrontier;
   /** Replaces the guarded fetch (tests, library callers with their own client): hops are still checked before each request. */
   fetch?: FetchLike;
