@@ -12,7 +12,7 @@ export type { IngestOptions, IngestReport, IngestProgress, IngestError } from '.
 export type { GitIngestOptions, GitIngestReport, GitVersionReport } from './engine/git-ingest.js';
 export type { IngestOutcome, IngestRunSummary, StoreStats } from './store/store.js';
 export type { UrlStyle } from './sources/local/path-registry.js';
-export type { FetchLike } from './sources/crawl/fetch-page.js';
+export type { FetchLike } from './core/http/send.js';
 export { configSchema, DEFAULT_CONFIG, parseConfig } from './core/config.js';
 export type { CitedocsConfig, CitedocsConfigInput } from './core/config.js';
 export { CitedocsError, UsageError, ConfigError, SourceError, StoreError } from './core/errors.js';

@@ -101,13 +101,6 @@ export interface Citation {
   title: string;
 }
 
-export interface Answer {
-  text: string;
-  citations: Citation[];
-  selection: Selection;
-  warnings: string[];
-}
-
 /** A URL a crawl has found, and how many links from the start page it is (-1: a stored page revalidated). */
 export interface FrontierEntry {
   url: string;

@@ -5,7 +5,7 @@ import { createChromiumRenderer } from '../sources/render/chromium-renderer.js';
 import type { PageRenderer } from '../sources/render/page-renderer.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import type { Store } from '../store/store.js';
-import type { IngestDependencies, IngestOptions } from './ingest.js';
+import type { IngestDependencies, IngestOptions } from './ingest-types.js';
 import { ownedUrlsUnder } from './source-resolver.js';
 import { loadExtractor } from './stage-loaders.js';
 

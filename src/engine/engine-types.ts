@@ -6,7 +6,7 @@ import type { CitedocsConfig } from '../core/config.js';
 import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { FetchLike } from '../core/http/send.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
 import type { SearchBackend } from '../sources/web/search-backend.js';
 import type { IngestJob, IngestRunSummary, StoreStats } from '../store/store.js';

@@ -35,14 +35,14 @@ export function createReranking(config: CitedocsConfig, llm: () => Llm | undefin
   let reranker: Reranker;
   switch (method) {
     case 'llm-pointwise':
-      reranker = createLlmPointwiseReranker({ llm: needLlm(), ...(cache === undefined ? {} : { cache }) });
+      reranker = createLlmPointwiseReranker({ llm: needLlm(), ...settings.pointwise, ...(cache === undefined ? {} : { cache }) });
       break;
     case 'llm-listwise':
-      reranker = createLlmListwiseReranker({ llm: needLlm(), maxCandidates: settings.candidates, ...(cache === undefined ? {} : { cache }) });
+      reranker = createLlmListwiseReranker({ llm: needLlm(), maxCandidates: settings.candidates, ...settings.listwise, ...(cache === undefined ? {} : { cache }) });
       break;
     case 'cross-encoder':
       if (settings.crossEncoderModel === undefined) throw new UsageError('rerank.method "cross-encoder" needs rerank.crossEncoderModel, e.g. "Xenova/ms-marco-MiniLM-L-6-v2".');
-      reranker = createCrossEncoderReranker({ model: settings.crossEncoderModel, allowRemote: config.embed.transformers.allowRemote, ...(config.embed.transformers.cacheDir === undefined ? {} : { cacheDir: config.embed.transformers.cacheDir }) });
+      reranker = createCrossEncoderReranker({ model: settings.crossEncoderModel, ...settings.crossEncoder, allowRemote: config.embed.transformers.allowRemote, ...(config.embed.transformers.cacheDir === undefined ? {} : { cacheDir: config.embed.transformers.cacheDir }) });
       break;
     default:
       reranker = createFusedOrderReranker();

@@ -15,7 +15,7 @@ import { scorePages } from '../rank/page-relevance.js';
 import { selectPages } from '../select/page-selector.js';
 import { pageFactor } from '../select/score-adjust.js';
 import { jaccard, wordSet } from '../select/similarity.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { FetchLike } from '../core/http/send.js';
 import { createDuckDuckGoBackend } from '../sources/web/duckduckgo.js';
 import { fetchResultPages } from '../sources/web/fetch-results.js';
 import { createGuardedFetch, type LookupFunction } from '../sources/web/host-guard.js';
@@ -103,7 +103,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
       fragmentsPerPage: web.fragmentsPerPage,
       ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
       ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
-      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, cache: cache?.judgements ?? createMemoryJudgementCache() }) }),
+      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     warnings.push(...scored.diagnostics);

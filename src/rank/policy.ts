@@ -1,10 +1,11 @@
 import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import type { Candidate } from '../core/types.js';
 import { fusedOrder } from './fused-order.js';
-import { byFusedScore, clamp01, RERANK_DEFAULTS, RerankError, type Reranker, type RerankRequest, type RerankResult, round } from './reranker.js';
+import { byFusedScore, clamp01, RerankError, type Reranker, type RerankRequest, type RerankResult, round } from './reranker.js';
 
 /**
- * When to trust a reranker, and how its judgement combines with retrieval.
+ * When to trust a reranker, and how its judgement combines with retrieval. Every field comes
+ * resolved from the configuration (`rerank.*` in core/config.ts, where the defaults live).
  *
  * Rank-aware blending (`protectTopK`, `maxDemotion`): a candidate whose retrieval rank r
  * (1-based position in fused-score order, ties by chunk id) is at most `protectTopK` ends at a
@@ -15,7 +16,7 @@ import { byFusedScore, clamp01, RERANK_DEFAULTS, RerankError, type Reranker, typ
  * only that hit moves. With `maxDemotion` 0 the top k keep at least their retrieval position.
  */
 export interface RerankPolicy {
-  /** Fewer candidates than this are kept in fused-score order without asking the reranker. @default 4 */
+  /** Fewer candidates than this are kept in fused-score order without asking the reranker. */
   minCandidatesForAssessment: number;
   /**
    * Hybrid final score, in [0, 1]: retrievalWeight × min-max normalised fused score +
@@ -23,21 +24,15 @@ export interface RerankPolicy {
    * the reranker's order. Unset: the reranker's order.
    */
   retrievalWeight?: number;
-  /** How many of the best retrieval hits rank-aware blending protects. Unset or 0: none. */
-  protectTopK?: number;
-  /** How many places a protected hit may drop below its retrieval rank. @default 0 */
-  maxDemotion?: number;
-  /** When every judged score is below relevanceThreshold, this many best by fused score are kept. @default 3 */
+  /** How many of the best retrieval hits rank-aware blending protects; 0: none. */
+  protectTopK: number;
+  /** How many places a protected hit may drop below its retrieval rank. */
+  maxDemotion: number;
+  /** When every judged score is below relevanceThreshold, this many best by fused score are kept. */
   topOnNoneRelevant: number;
-  /** A rerank score at or above this counts as relevant. @default 0.5 */
+  /** A rerank score at or above this counts as relevant. */
   relevanceThreshold: number;
 }
-
-export const DEFAULT_RERANK_POLICY: RerankPolicy = {
-  minCandidatesForAssessment: RERANK_DEFAULTS.policy.minCandidatesForAssessment,
-  topOnNoneRelevant: RERANK_DEFAULTS.policy.topOnNoneRelevant,
-  relevanceThreshold: RERANK_DEFAULTS.policy.relevanceThreshold,
-};
 
 /** Which path the policy took: only `reranked` used the reranker's order. */
 export type RerankOutcome = 'reranked' | 'too-few-candidates' | 'reranker-failed' | 'none-relevant';
@@ -58,8 +53,7 @@ export const FALLBACK_TECHNIQUE = 'rerank:fallback';
  * every judged score below the threshold → the `topOnNoneRelevant` best by fused score, with
  * a warning. Aborting rejects: it is the caller's decision, not a failure to fall back from.
  */
-export async function rerankWithPolicy(reranker: Reranker, request: RerankRequest, policy: Partial<RerankPolicy> = {}): Promise<PolicyResult> {
-  const settings: RerankPolicy = { ...DEFAULT_RERANK_POLICY, ...policy };
+export async function rerankWithPolicy(reranker: Reranker, request: RerankRequest, settings: RerankPolicy): Promise<PolicyResult> {
   const { candidates, abortSignal } = request;
   abortSignal?.throwIfAborted();
 
@@ -98,8 +92,8 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
 
   let ordered = result.candidates;
   if (settings.retrievalWeight !== undefined) ordered = hybridOrder(ordered, clamp01(settings.retrievalWeight));
-  if (settings.protectTopK !== undefined && settings.protectTopK > 0) {
-    ordered = protectRetrievalHits(ordered, Math.floor(settings.protectTopK), Math.max(0, Math.floor(settings.maxDemotion ?? RERANK_DEFAULTS.policy.maxDemotion)), reranker.name);
+  if (settings.protectTopK > 0) {
+    ordered = protectRetrievalHits(ordered, Math.floor(settings.protectTopK), Math.max(0, Math.floor(settings.maxDemotion)), reranker.name);
   }
   return { candidates: ordered, diagnostics: partial(result), outcome: 'reranked' };
 }

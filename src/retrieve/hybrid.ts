@@ -1,6 +1,6 @@
 import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import { elapsedMs, logger } from '../core/log.js';
-import { queryTerms } from '../core/query-terms.js';
+import { keywords } from '../lexical/keywords.js';
 import type { Candidate, LexicalRanking, TextHit, TextIndex } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
@@ -58,7 +58,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   const bm25List = async (technique: string, weight: number, text: string, followUp = false): Promise<{ list: RankedList; hits: TextHit[] }> => {
     const hits = await sources.index.searchText({ text, limit: options.topK, ranking: options.ranking, explain: true });
     const ranked = hits.map((hit) => ({ chunk: hit.chunk, score: hit.bm25, ...(hit.fields === undefined ? {} : { why: fieldsExplained(hit) }) }));
-    return { hits, list: { retriever: 'bm25', technique, weight, query: queryTerms(text).join(' '), hits: ranked, ...(followUp ? { followUp } : {}) } };
+    return { hits, list: { retriever: 'bm25', technique, weight, query: keywords(text).join(' '), hits: ranked, ...(followUp ? { followUp } : {}) } };
   };
   const denseList = async (technique: string, weight: number, text: string, mode: 'query' | 'passage', followUp = false): Promise<RankedList> => {
     if (dense === undefined) throw new Error('no embedder');
@@ -84,7 +84,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
         name: 'pseudo-relevance feedback',
         run: async () => {
           const extra = await feedbackTerms(question, original.hits, (words) => sources.index.termStats(words), techniques.prf);
-          return extra.length === 0 ? [] : [(await bm25List('prf', techniques.prf.weight, `${queryTerms(question).join(' ')} ${extra.join(' ')}`)).list];
+          return extra.length === 0 ? [] : [(await bm25List('prf', techniques.prf.weight, `${keywords(question).join(' ')} ${extra.join(' ')}`)).list];
         },
       });
     }

@@ -18,20 +18,9 @@ import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
 import { indexLocker, LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
+import type { CliIo, CommonOptions } from './cli-io.js';
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** Whether stderr is a terminal: progress is drawn only there. */
-  interactive: boolean;
-  /**
-   * Aborted when the user interrupts (Ctrl-C): long work stops cleanly and reports, and the run
-   * exits with 130. An abort whose reason is `new Interruption('SIGTERM')` is an orderly stop instead.
-   */
-  signal?: AbortSignal;
-}
+export type { CliIo, CommonOptions } from './cli-io.js';
 
 interface IngestFlags {
   maxRequests?: number;
@@ -68,15 +57,6 @@ interface SelectionFlags {
   /** Deprecated name of --max-selected. */
   maxPages?: number;
   explain?: boolean;
-}
-
-export interface CommonOptions {
-  db?: string;
-  embedder?: string;
-  config?: string;
-  json?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { ExtractedDocument } from '../../core/types.js';
 import type { LookupFunction } from '../web/host-guard.js';
-import type { DocumentFormat, FetchLike } from './fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
+import type { DocumentFormat } from './fetch-page.js';
 import type { PageRenderer } from '../render/page-renderer.js';
 import type { CrawlFrontier } from './frontier.js';
 

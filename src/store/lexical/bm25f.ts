@@ -1,5 +1,5 @@
 import type { LexicalRanking } from '../../core/types.js';
-import type { QueryTerm } from './analyze.js';
+import type { QueryTerm } from '../../lexical/analyze.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
 import { collectPruned } from './max-score.js';
 import type { PostingList, Segment } from './segment.js';

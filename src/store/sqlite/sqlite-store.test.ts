@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -52,7 +52,9 @@ describe('SQLite store', () => {
     const store = openSqliteConnection(dbPath(), 'write');
     const page = pageOf('https://d.example/q.html', 'q');
     store.upsertPage(page, [chunkOf(page, 'NEAR AND OR quote"d text')]);
-    expect(() => store.searchText({ text: '" near( and *', limit: 5, ranking })).not.toThrow();
+    // The operator words are searched as the words they are, and find the passage that has them.
+    expect(store.searchText({ text: '" near( and *', limit: 5, ranking }).map((hit) => hit.chunk.pageUrl)).toEqual([page.url]);
+    expect(store.searchText({ text: 'quote"d', limit: 5, ranking }).map((hit) => hit.chunk.pageUrl)).toEqual([page.url]);
     store.close();
   });
 
@@ -175,6 +177,7 @@ describe('SQLite store', () => {
     const store = openSqliteConnection(path, 'write');
     expect(store.stats().pages).toBe(0);
     store.close();
+    expect(existsSync(path)).toBe(true);
   });
 
   it('refuses to read an index that does not exist, without creating it', () => {
@@ -209,7 +212,7 @@ describe('SQLite store', () => {
     writer.close();
     const reader = openSqliteConnection(path, 'read');
     expect(reader.searchText({ text: 'persisted', limit: 5, ranking })).toHaveLength(1);
-    expect(() => reader.upsertPage(page, [])).toThrow();
+    expect(() => reader.upsertPage(page, [])).toThrow(/read-?only/i);
     reader.close();
   });
 });
