@@ -166,10 +166,10 @@ export interface TermStats {
   documentFrequency: ReadonlyMap<string, number>;
 }
 
-/** Full-text search over chunks: what the retrieve stage needs of an index. */
+/** Full-text search over chunks: what the retrieve stage needs of an index. Each call reads one consistent snapshot. */
 export interface TextIndex {
-  searchText(query: TextQuery): TextHit[];
-  termStats(words: readonly string[], sourceIds?: readonly number[]): TermStats;
+  searchText(query: TextQuery): Promise<TextHit[]>;
+  termStats(words: readonly string[], sourceIds?: readonly number[]): Promise<TermStats>;
 }
 
 /** Counts text the way the target LLM does. */

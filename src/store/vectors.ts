@@ -10,14 +10,9 @@ export interface EmbeddingInfo {
   pending: number;
 }
 
-export interface PendingChunk {
-  /** The store's internal id of the chunk row. */
-  rowId: number;
-  chunk: Chunk;
-}
-
 export interface VectorRow {
-  rowId: number;
+  /** The chunk the vector is of (`Chunk.id`). */
+  chunkId: string;
   /** Hash of the exact text embedded (with the model id): the cache key. */
   inputHash: string;
   vector: Float32Array;
@@ -41,29 +36,28 @@ export interface VectorSearch {
 }
 
 /**
- * Dense vectors in the index file: one model at a time (never mixed), a cache of vectors by
- * (model, input hash) that survives re-chunking and model switches, and KNN search.
+ * Dense vectors of the chunks: one model at a time (never mixed), a cache of vectors by
+ * (model, input hash) that survives re-chunking and model switches, and nearest-neighbour
+ * search. The store keeps its search structures current itself (see `Store`).
  */
 export interface VectorStore {
   /** The model of the stored vectors; undefined when nothing was ever embedded. */
-  info(): EmbeddingInfo | undefined;
+  info(): Promise<EmbeddingInfo | undefined>;
   /**
    * Readies the index for vectors of `modelId`. Another model's vectors are dropped (its cache
    * stays, so switching back is cheap); `switchedFrom` names it.
    */
-  useModel(modelId: string, dimension: number): { switchedFrom?: string };
-  /** Chunks with no vector yet, in id order after `afterRowId`. */
-  pendingChunks(limit: number, afterRowId: number): PendingChunk[];
+  useModel(modelId: string, dimension: number): Promise<{ switchedFrom?: string }>;
+  /** Up to `limit` chunks with no vector yet, in the order they were stored. */
+  pendingChunks(limit: number): Promise<Chunk[]>;
   /** The length of this model's cached vectors, if any are cached (no model call needed to learn it). */
-  cachedDimension(modelId: string): number | undefined;
+  cachedDimension(modelId: string): Promise<number | undefined>;
   /** Cached vectors of this model for these input hashes. */
-  cachedVectors(modelId: string, inputHashes: readonly string[]): Map<string, Float32Array>;
-  /** Stores vectors for chunks (and in the cache), in one transaction. */
-  putVectors(modelId: string, rows: readonly VectorRow[]): void;
+  cachedVectors(modelId: string, inputHashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Stores vectors of chunks (and in the cache), all or none; a chunk no longer stored is skipped. Refused for another model than `useModel`'s. */
+  putVectors(modelId: string, rows: readonly VectorRow[]): Promise<void>;
   /** The stored vectors of these chunks (by chunk id), for those that have one. */
-  vectorsOf(chunkIds: readonly string[]): Map<string, Float32Array>;
-  /** Brings the packed search codes up to date with the vectors (searches do it too, when needed); whether it had to. */
-  refreshIndex(): boolean;
+  vectorsOf(chunkIds: readonly string[]): Promise<Map<string, Float32Array>>;
   /** The chunks nearest to a unit-length query vector of the index's model, best first. */
-  searchVectors(query: Float32Array, options: VectorSearch): VectorHit[];
+  searchVectors(query: Float32Array, options: VectorSearch): Promise<VectorHit[]>;
 }
