@@ -1,0 +1,150 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Chunk, LexicalRanking, Page } from '../../core/types.js';
+import { type PostgresServer, postgresSkipReason, startPostgresServer } from '../../testing/postgres-server.js';
+import { createSqliteStore } from '../sqlite/sqlite-store.js';
+import type { Store } from '../store.js';
+import { connectPool } from './connection.js';
+import { migrate } from './migrate.js';
+import { createPostgresStore } from './postgres-store.js';
+import { SCHEMA_VERSION } from './schema.js';
+
+const skip = postgresSkipReason();
+const ranking: LexicalRanking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0.5, pagePrior: 0.5, quotedWeight: 1 };
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'vacuum', 'index', 'table', 'lock'];
+const PAGES = 6;
+const urlOf = (page: number) => `https://d.example/p${page}.html`;
+
+interface ChunkSpec {
+  words: string[];
+  anchor: number | null;
+  api: boolean;
+  link: { page: number; anchor: number } | null;
+}
+type Operation = { kind: 'upsert'; page: number; chunks: ChunkSpec[] } | { kind: 'remove'; page: number };
+
+function pageOf(page: number, specs: readonly ChunkSpec[], version: number): { page: Page; chunks: Chunk[] } {
+  const url = urlOf(page);
+  const stored: Page = {
+    url, canonicalUrl: url, title: `Page ${page} ${WORDS[page % WORDS.length] ?? ''}`, markdown: `v${version}`, headings: [], anchors: specs.flatMap((spec) => (spec.anchor === null ? [] : [`a${spec.anchor}`])),
+    contentHash: `hash:${version}`, fetchedAt: '2026-01-01T00:00:00.000Z', source: 'crawl',
+  };
+  const chunks = specs.map((spec, index): Chunk => {
+    const text = `${spec.words.join(' ')}${spec.link === null ? '' : ` see [it](p${spec.link.page}.html#a${spec.link.anchor})`}`;
+    return {
+      id: `${url}:${index}:${version}`, pageUrl: url, pageTitle: stored.title, headingPath: ['Page', spec.api ? `mod${page}.f${spec.anchor ?? 0}(x)` : 'Section'],
+      text, tokenCount: spec.words.length, contentHash: `c:${version}:${index}`, ...(spec.anchor === null ? {} : { anchor: `a${spec.anchor}` }),
+    };
+  });
+  return { page: stored, chunks };
+}
+
+const chunkSpec = fc.record({
+  words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }),
+  anchor: fc.option(fc.integer({ min: 0, max: 3 })),
+  api: fc.boolean(),
+  link: fc.option(fc.record({ page: fc.integer({ min: 0, max: PAGES - 1 }), anchor: fc.integer({ min: 0, max: 3 }) })),
+});
+const operation: fc.Arbitrary<Operation> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('upsert' as const), page: fc.integer({ min: 0, max: PAGES - 1 }), chunks: fc.array(chunkSpec, { minLength: 1, maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), page: fc.integer({ min: 0, max: PAGES - 1 }) }) },
+);
+
+const QUESTIONS = [...WORDS, 'alpha beta', 'vacuum index lock', 'mod1.f2', 'page table'];
+const answers = async (store: Store) => {
+  const out: unknown[] = [];
+  for (const text of QUESTIONS) out.push((await store.searchText({ text, limit: 10, ranking, explain: true })).map((hit) => ({ id: hit.chunk.id, score: hit.bm25, fields: hit.fields, prior: hit.prior })));
+  out.push(await store.termStats(['alpha', 'vacuum', 'nothing']));
+  return out;
+};
+
+describe.skipIf(skip !== undefined)(`the PostgreSQL store${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('ranks exactly as the SQLite store after any inserts, updates and deletes (the same BM25F over the same segments)', async () => {
+    let version = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), fc.boolean(), async (operations, flushEach) => {
+        const sqlite = createSqliteStore(join(mkdtempSync(join(tmpdir(), 'citedocs-pg-vs-')), 'index.db'), 'write');
+        const postgres = await createPostgresStore(await server.createDatabase(), { mode: 'write' });
+        try {
+          for (const step of operations) {
+            version += 1;
+            for (const store of [sqlite, postgres] as Store[]) {
+              if (step.kind === 'upsert') {
+                const { page, chunks } = pageOf(step.page, step.chunks, version);
+                await store.upsertPage(page, chunks);
+              } else await store.removePage(urlOf(step.page));
+            }
+            if (flushEach) await postgres.searchText({ text: 'alpha', limit: 1, ranking });
+          }
+          expect(await answers(postgres)).toEqual(await answers(sqlite));
+        } finally {
+          await postgres.close();
+          await sqlite.close();
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('migrates once when several processes open the database at once, and each finds the schema current', async () => {
+    const url = await server.createDatabase();
+    const pools = await Promise.all([0, 1, 2].map(() => connectPool(url)));
+    try {
+      const results = await Promise.all(pools.map((pool) => migrate(pool, url)));
+      expect(results.filter((result) => result.from === 0)).toHaveLength(1);
+      expect(results.map((result) => result.to)).toEqual([SCHEMA_VERSION, SCHEMA_VERSION, SCHEMA_VERSION]);
+      expect((await migrate(pools[0] as pg.Pool, url)).from).toBe(SCHEMA_VERSION);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('shows a page stored by one process to another once the writer pauses, without a restart', async () => {
+    const url = await server.createDatabase();
+    const writer = await createPostgresStore(url, { mode: 'write', idleFlushMs: 50 });
+    const reader = await createPostgresStore(url, { mode: 'read' });
+    try {
+      expect(await reader.searchText({ text: 'vacuum', limit: 5, ranking })).toEqual([]);
+      const { page, chunks } = pageOf(1, [{ words: ['vacuum', 'lock'], anchor: 1, api: false, link: null }], 1);
+      await writer.upsertPage(page, chunks);
+      const before = reader.indexGeneration();
+      let hits: unknown[] = [];
+      for (let attempt = 0; attempt < 100 && hits.length === 0; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        hits = await reader.searchText({ text: 'vacuum', limit: 5, ranking });
+      }
+      expect(hits).toHaveLength(1);
+      expect(reader.indexGeneration()).toBeGreaterThan(before);
+      await expect(reader.upsertPage(page, chunks)).rejects.toThrow(/read-only/);
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+
+  it('refuses to read a database citedocs never wrote, saying what to run', async () => {
+    const url = await server.createDatabase();
+    await expect(createPostgresStore(url, { mode: 'read' })).rejects.toThrow(/No citedocs index in postgres:\/\/citedocs@127\.0\.0\.1:\d+\/test_\w+\. Run `citedocs ingest/);
+  });
+
+  it('retries a refused connection with backoff, then names the URL without its password and what to check', async () => {
+    const delays: number[] = [];
+    const url = `postgres://citedocs:secret@127.0.0.1:${server.port + 1}/postgres`;
+    const failure = connectPool(url, { retries: 2, retryBaseDelayMs: 100, sleep: async (ms) => void delays.push(ms) });
+    await expect(failure).rejects.toThrow(/Could not connect to PostgreSQL at postgres:\/\/citedocs:\*\*\*@127\.0\.0\.1:\d+\/postgres \(3 attempts\): .*Check that the server runs/);
+    await expect(failure).rejects.not.toThrow(/secret/);
+    expect(delays).toEqual([100, 200]);
+  });
+});
