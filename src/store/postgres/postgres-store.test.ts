@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk, LexicalRanking, Page } from '../../core/types.js';
 import { type PostgresServer, postgresSkipReason, startPostgresServer } from '../../testing/postgres-server.js';
