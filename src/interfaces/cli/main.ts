@@ -15,6 +15,7 @@ import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
 
 export interface CliIo {
@@ -326,6 +327,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
   registerCatalogCommands(program, io, { withCommon, engineFor, print });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
+  registerMigrateCommand(program, io, withCommon);
 
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   const interrupted = () => {
