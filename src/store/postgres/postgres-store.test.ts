@@ -98,6 +98,39 @@ describe.skipIf(skip !== undefined)(`the PostgreSQL store${skip === undefined ? 
     );
   });
 
+  it('stores vectors and finds the nearest chunks by the in-process 1-bit scan (no pgvector), scoped by source, one model at a time', async () => {
+    const store = await createPostgresStore(await server.createDatabase(), { mode: 'write' });
+    try {
+      const python = await store.catalog.upsertSource({ library: 'python', version: '3', rootUrl: 'https://d.example/', kind: 'crawl', createdAt: '2026-01-01T00:00:00.000Z' });
+      const specs = [0, 1, 2].map((page) => pageOf(page, [{ words: ['alpha'], anchor: null, api: false, link: null }, { words: ['beta'], anchor: 1, api: false, link: null }], page));
+      for (const [index, { page, chunks }] of specs.entries()) await store.upsertPage(page, chunks, index === 0 ? { sourceId: python.id } : {});
+      const unit = (values: number[]) => {
+        const norm = Math.hypot(...values);
+        return Float32Array.from(values, (value) => value / norm);
+      };
+      const directions = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [1, 1, 0, 0], [0, 1, 1, 0]];
+      expect(await store.vectors.useModel('test-model', 4)).toEqual({});
+      expect(await store.vectors.pendingChunks(100)).toHaveLength(6);
+      const chunks = specs.flatMap((spec) => spec.chunks);
+      await store.vectors.putVectors('test-model', chunks.map((chunk, index) => ({ chunkId: chunk.id, inputHash: `h${index}`, vector: unit(directions[index] as number[]) })));
+      expect(await store.vectors.info()).toEqual({ modelId: 'test-model', dimension: 4, embedded: 6, pending: 0 });
+      const nearest = await store.vectors.searchVectors(unit([0, 0.9, 1, 0]), { limit: 2, coarseK: 6 });
+      expect(nearest.map((hit) => hit.chunk.id)).toEqual([chunks[5]?.id, chunks[2]?.id]);
+      const scoped = await store.vectors.searchVectors(unit([0, 0, 1, 0]), { limit: 1, coarseK: 1, sourceIds: [python.id] });
+      expect(scoped.map((hit) => hit.chunk.pageUrl)).toEqual([urlOf(0)]);
+      expect([...(await store.vectors.cachedVectors('test-model', ['h3'])).values()].map((vector) => [...vector])).toEqual([[0, 0, 0, 1]]);
+      // A changed page's chunks lose their vectors; the cache keeps them by input hash.
+      await store.upsertPage(pageOf(2, [{ words: ['gamma'], anchor: null, api: false, link: null }], 9).page, pageOf(2, [{ words: ['gamma'], anchor: null, api: false, link: null }], 9).chunks);
+      expect((await store.vectors.searchVectors(unit([0, 1, 1, 0]), { limit: 10, coarseK: 10 })).map((hit) => hit.chunk.pageUrl)).not.toContain(urlOf(2));
+      expect(await store.vectors.useModel('other-model', 8)).toEqual({ switchedFrom: 'test-model' });
+      expect(await store.vectors.info()).toEqual({ modelId: 'other-model', dimension: 8, embedded: 0, pending: 5 });
+      expect(await store.vectors.cachedDimension('test-model')).toBe(4);
+      await expect(store.vectors.putVectors('test-model', [])).rejects.toThrow(/holds vectors of other-model, not test-model/);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('migrates once when several processes open the database at once, and each finds the schema current', async () => {
     const url = await server.createDatabase();
     const pools = await Promise.all([0, 1, 2].map(() => connectPool(url)));
