@@ -52,10 +52,9 @@ export async function readStats(client: pg.ClientBase): Promise<LexicalStats> {
   return row === undefined ? statsOf(0, '[]', 0) : statsOf(row.documents, row.lengths, Number(row.generation));
 }
 
-/** Writes the statistics with the next generation, and tells listening replicas (delivered at commit). */
+/** Writes the statistics with the next generation: every search reads it first, so replicas see each commit at their next search. */
 async function writeStats(client: pg.ClientBase, stats: LexicalStats): Promise<void> {
   await client.query('UPDATE lexical_stats SET documents = $1, lengths = $2, generation = $3 WHERE id = 1', [stats.documents, JSON.stringify(stats.lengths), stats.generation + 1]);
-  await client.query("SELECT pg_notify('citedocs_index', $1)", [String(stats.generation + 1)]);
 }
 
 export async function listSegments(client: pg.ClientBase): Promise<SegmentListing[]> {
