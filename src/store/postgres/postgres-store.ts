@@ -7,6 +7,7 @@ import { migrate, schemaVersion } from './migrate.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { createPgCatalog } from './pg-catalog.js';
 import { createPgCrawlState } from './pg-crawl-state.js';
+import { createFrontierLeases, type FrontierLeases } from './pg-frontier-leases.js';
 import { createPgLexicalSearch } from './pg-lexical-search.js';
 import { createPgLexicalWriter, FLUSH_DOCS, MERGE_DOCS_PER_REFRESH } from './pg-lexical-writer.js';
 import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction } from './pg-rows.js';
@@ -24,6 +25,8 @@ export interface PostgresStoreOptions {
 export interface PostgresStore extends Store {
   /** The generation of the lexical index this handle last searched (0 before its first search). */
   indexGeneration(): number;
+  /** The crawl frontier as leases, for ingest workers sharing one crawl. */
+  readonly frontierLeases: FrontierLeases;
 }
 
 const PAGE_COLUMNS = `url, title, content_hash, source, fetched_at, etag, last_modified, links, headings, chunking,
@@ -272,6 +275,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       return (await pool.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM chunks) AS found')).rows[0]?.found === true;
     },
     indexGeneration: () => lexical.generation(),
+    frontierLeases: createFrontierLeases(pool),
     // A writer's last chunks are indexed before it lets go, so every reader sees every page it stored.
     async close() {
       if (closed) return;
