@@ -73,7 +73,7 @@ CREATE TABLE chunks (
   token_count INTEGER NOT NULL,
   content_hash TEXT NOT NULL
 );
-CREATE INDEX chunks_by_page ON chunks(page_id);
+CREATE INDEX chunks_by_page ON chunks(page_id, ordinal);
 CREATE INDEX chunks_by_key ON chunks(chunk_key);
 
 CREATE TABLE page_aliases (
