@@ -10,6 +10,7 @@ import { createSqliteStore } from '../sqlite/sqlite-store.js';
 import type { Store } from '../store.js';
 import { connectPool } from './connection.js';
 import { migrate } from './migrate.js';
+import { lazyPostgresStore } from './lazy-postgres-store.js';
 import { createPostgresStore } from './postgres-store.js';
 import { SCHEMA_VERSION } from './schema.js';
 
@@ -165,6 +166,28 @@ describe.skipIf(skip !== undefined)(`the PostgreSQL store${skip === undefined ? 
       await reader.close();
       await writer.close();
     }
+  });
+
+  it('makes a handle at once that connects at its first call, with every method of the store', async () => {
+    const url = await server.createDatabase();
+    const real = await createPostgresStore(url, { mode: 'write' });
+    const lazy = lazyPostgresStore(url, { mode: 'write' });
+    const shape = (store: object) =>
+      Object.entries(store)
+        .flatMap(([key, value]) => (typeof value === 'function' ? [key] : Object.keys(value as object).map((inner) => `${key}.${inner}`)))
+        .sort();
+    try {
+      expect(shape(lazy)).toEqual(shape(real));
+      const { page, chunks } = pageOf(3, [{ words: ['delta'], anchor: null, api: false, link: null }], 1);
+      expect(await lazy.upsertPage(page, chunks)).toBe('added');
+      expect((await lazy.searchText({ text: 'delta', limit: 5, ranking })).map((hit) => hit.chunk.id)).toEqual([chunks[0]?.id]);
+      expect(lazy.indexGeneration()).toBeGreaterThan(0);
+      expect(await real.catalog.listSources()).toEqual(await lazy.catalog.listSources());
+    } finally {
+      await lazy.close();
+      await real.close();
+    }
+    await lazyPostgresStore(url, { mode: 'write' }).close();
   });
 
   it('refuses to read a database citedocs never wrote, saying what to run', async () => {
