@@ -11,6 +11,9 @@ import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
 import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
 import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow } from './pg-rows.js';
 
+/** What reads go through: the pool (one statement, its own snapshot) or a client in a transaction. */
+type Queryable = Pick<pg.Pool, 'query'>;
+
 /** Decoded postings kept in memory at most (bytes), as the SQLite reader's POSTINGS_CACHE_BYTES. */
 export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -122,8 +125,17 @@ export function createPgLexicalSearch(pool: pg.Pool) {
     return loaded;
   };
 
-  /** Fetches the postings of these terms in every segment (from the cache when it has them) into the segments' `current`. */
-  const fetchPostings = async (client: pg.ClientBase, loaded: Snapshot, terms: readonly string[]): Promise<Map<PgSegment, Map<string, PostingList | undefined>>> => {
+  /**
+   * Fetches the postings of these terms in every segment (from the cache when it has them). With
+   * `checkGeneration`, the same statement reads the index's generation: postings read outside a
+   * snapshot belong to the segments of `loaded` only when the generation is still its own.
+   */
+  const fetchPostings = async (
+    db: Queryable,
+    loaded: Snapshot,
+    terms: readonly string[],
+    checkGeneration: boolean,
+  ): Promise<{ fetched: Map<PgSegment, Map<string, PostingList | undefined>>; generation?: number }> => {
     const fetched = new Map<PgSegment, Map<string, PostingList | undefined>>();
     const missingSegments = new Set<number>();
     const missingTerms = new Set<string>();
@@ -139,27 +151,53 @@ export function createPgLexicalSearch(pool: pg.Pool) {
         }
       }
     }
+    let generation: number | undefined;
     if (missingSegments.size > 0) {
-      const rows = await client.query<{ segment_id: number; term: string; postings: Buffer }>(
-        'SELECT segment_id, term, postings FROM lexical_postings WHERE segment_id = ANY($1::int[]) AND term = ANY($2::text[])',
+      const rows = await db.query<{ generation: string; segment_id: number | null; term: string | null; postings: Buffer | null }>(
+        `SELECT ${checkGeneration ? '(SELECT generation FROM lexical_stats WHERE id = 1)' : 'NULL'} AS generation, p.segment_id, p.term, p.postings
+           FROM (SELECT 1) AS one LEFT JOIN lexical_postings p ON p.segment_id = ANY($1::int[]) AND p.term = ANY($2::text[])`,
         [[...missingSegments], [...missingTerms]],
       );
-      const found = new Map(rows.rows.map((row) => [`${row.segment_id}\u0000${row.term}`, decodePostings(row.postings)]));
+      if (checkGeneration) generation = Number(rows.rows[0]?.generation);
+      const found = new Map<string, PostingList>();
+      for (const row of rows.rows) if (row.postings !== null) found.set(`${row.segment_id}\u0000${row.term}`, decodePostings(row.postings));
       for (const segment of loaded.segments) {
         const lists = fetched.get(segment) as Map<string, PostingList | undefined>;
         for (const term of terms) {
           if (lists.has(term)) continue;
           const key = `${segment.stored.id}\u0000${term}`;
           const list = found.get(key);
+          // Segments never change: their postings (or the lack of a term) stay true for their id.
           cache.set(key, list);
           lists.set(term, list);
         }
       }
+    } else if (checkGeneration) {
+      generation = Number((await db.query<{ generation: string }>('SELECT generation FROM lexical_stats WHERE id = 1')).rows[0]?.generation);
     }
-    return fetched;
+    return generation === undefined ? { fetched } : { fetched, generation };
   };
 
-  const scoped = async (client: pg.ClientBase, index: ScoringIndex, sourceIds: readonly number[] | undefined): Promise<ScoringIndex> => {
+  /**
+   * Reads through one snapshot: at once when the last snapshot's generation is still current
+   * (the postings and the generation in one statement, the rows after: a chunk's id is never
+   * reused, so they are the chunks scored, or gone), else in a REPEATABLE READ transaction that
+   * loads the new generation first.
+   */
+  const throughSnapshot = async <T>(terms: readonly string[], read: (db: Queryable, loaded: Snapshot, fetched: Map<PgSegment, Map<string, PostingList | undefined>>) => Promise<T>): Promise<T> => {
+    const current = snapshot;
+    if (current !== undefined) {
+      const { fetched, generation } = await fetchPostings(pool, current, terms, true);
+      if (generation === current.generation) return read(pool, current, fetched);
+    }
+    return inSnapshot(async (client) => {
+      const loaded = await load(client);
+      const { fetched } = await fetchPostings(client, loaded, terms, false);
+      return read(client, loaded, fetched);
+    });
+  };
+
+  const scoped = async (client: Queryable, index: ScoringIndex, sourceIds: readonly number[] | undefined): Promise<ScoringIndex> => {
     if (sourceIds === undefined) return index;
     const key = [...new Set(sourceIds)].sort((x, y) => x - y).join(',');
     let views = scopes.get(index);
@@ -206,31 +244,30 @@ export function createPgLexicalSearch(pool: pg.Pool) {
     async search(query: TextQuery): Promise<TextHit[]> {
       const terms = queryTerms(query.text, isStopWord, query.ranking.quotedWeight);
       if (terms.length === 0) return [];
-      return inSnapshot(async (client) => {
-        const loaded = await load(client);
-        const index = await scoped(client, loaded.index, query.sourceIds);
-        const fetched = await fetchPostings(client, loaded, terms.map((term) => term.term));
-        const best = withPostings(fetched, () => scoreIndex(index, terms, query.ranking, query.limit, query.explain === true));
-        if (best.length === 0) return [];
-        const rows = await client.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [best.map((doc) => doc.rowId)]);
-        const byId = new Map(rows.rows.map((row) => [row.id, row]));
-        return best.flatMap((doc) => {
-          const row = byId.get(doc.rowId);
-          if (row === undefined) return [];
-          const hit: TextHit = { chunk: chunkOfRow(row), bm25: doc.score };
-          if (doc.fields !== undefined) hit.fields = Object.fromEntries(FIELDS.map((field, position) => [field, doc.fields?.[position] ?? 0])) as Record<TextField, number>;
-          if (doc.prior !== undefined) hit.prior = doc.prior;
-          return [hit];
-        });
-      });
+      return throughSnapshot(
+        terms.map((term) => term.term),
+        async (db, loaded, fetched) => {
+          const index = await scoped(db, loaded.index, query.sourceIds);
+          const best = withPostings(fetched, () => scoreIndex(index, terms, query.ranking, query.limit, query.explain === true));
+          if (best.length === 0) return [];
+          const rows = await db.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [best.map((doc) => doc.rowId)]);
+          const byId = new Map(rows.rows.map((row) => [row.id, row]));
+          return best.flatMap((doc) => {
+            const row = byId.get(doc.rowId);
+            if (row === undefined) return [];
+            const hit: TextHit = { chunk: chunkOfRow(row), bm25: doc.score };
+            if (doc.fields !== undefined) hit.fields = Object.fromEntries(FIELDS.map((field, position) => [field, doc.fields?.[position] ?? 0])) as Record<TextField, number>;
+            if (doc.prior !== undefined) hit.prior = doc.prior;
+            return [hit];
+          });
+        },
+      );
     },
 
     async termStats(words: readonly string[], sourceIds?: readonly number[]): Promise<TermStats> {
-      return inSnapshot(async (client) => {
-        const loaded = await load(client);
-        const index = await scoped(client, loaded.index, sourceIds);
-        const forms = words.map((word) => indexForm(word));
-        const fetched = await fetchPostings(client, loaded, forms);
+      const forms = words.map((word) => indexForm(word));
+      return throughSnapshot(forms, async (db, loaded, fetched) => {
+        const index = await scoped(db, loaded.index, sourceIds);
         return withPostings(fetched, () => ({ documents: index.documents, documentFrequency: new Map(words.map((word, position) => [word, documentFrequency(index, forms[position] as string)])) }));
       });
     },
