@@ -54,7 +54,7 @@ function questionsOf(file: string): string[] {
 for (let index = 0; index < positionals.length; index += 2) {
   const site = positionals[index] as string;
   const questions = questionsOf(positionals[index + 1] as string);
-  if (engine.countPagesUnder(site) === 0) {
+  if ((await engine.countPagesUnder(site)) === 0) {
     const report = await engine.ingest(site);
     console.log(`ingested ${site}: ${report.pages} pages, ${report.chunks} passages`);
   }

@@ -37,9 +37,9 @@ if (values.cold !== undefined) {
   // A fresh process: open the index and answer one question.
   const started = performance.now();
   const store = createSqliteStore(values.cold, 'read');
-  store.searchText({ text: questions()[0] ?? 'cancer', limit: config.retrieve.topK, ranking });
+  await store.searchText({ text: questions()[0] ?? 'cancer', limit: config.retrieve.topK, ranking });
   console.log(JSON.stringify({ coldMs: performance.now() - started }));
-  store.close();
+  await store.close();
 } else if (values.child !== undefined) {
   console.log(JSON.stringify(await measure(Number(values.child), values.dir ?? mkdtempSync(join(tmpdir(), 'citedocs-growth-')))));
 } else {
@@ -91,10 +91,10 @@ async function measure(size: number, dir: string) {
       id: `${url}#${offset}`, pageUrl: url, pageTitle: page.title, headingPath: [text.title], text: text.text,
       tokenCount: Math.ceil(text.text.length / 4), contentHash: `growth:${first + offset}`,
     }));
-    store.upsertPage(page, chunks);
+    await store.upsertPage(page, chunks);
   }
-  store.refreshTextIndex();
-  store.close();
+  // Closing indexes what the last flush left waiting: the build is done when the handle is.
+  await store.close();
   const ingestSeconds = (performance.now() - started) / 1000;
 
   const cold = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--cold', dbPath, '--queries', values.queries], { encoding: 'utf8' });
@@ -102,24 +102,28 @@ async function measure(size: number, dir: string) {
 
   const reader = createSqliteStore(dbPath, 'read');
   const asked = questions();
-  for (const question of asked) reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
+  for (const question of asked) await reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
   const samples: number[] = [];
   for (const question of asked) {
     const at = performance.now();
-    reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
+    await reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
     samples.push(performance.now() - at);
   }
-  reader.close();
+  await reader.close();
 
-  // Through the engine, as `citedocs ingest` would: chunking, storing, the new segment and any merge due.
+  // Through the engine, as `citedocs ingest` would: chunking, storing, the new segment and any merge due,
+  // until a search finds the page (the store indexes what waits before its next read).
   const engine = createEngine({ dbPath, embed: { embedder: 'none' } });
   const newPage = { url: 'https://growth.example/new.html', title: 'A new page', markdown: `# A new page\n\n${passage(7).text}\n\n${passage(8).text}` };
   await engine.ingestDocuments([{ ...newPage, markdown: 'warm up the chunker and tokenizer', url: 'https://growth.example/warm.html' }]);
+  await engine.search('warm up the chunker', { limit: 1 });
   let at = performance.now();
   await engine.ingestDocuments([newPage]);
+  await engine.search('a new page', { limit: 1 });
   const addPageMs = performance.now() - at;
   at = performance.now();
   await engine.ingestDocuments([{ url: 'https://growth.example/p3.html', title: 'A changed page', markdown: `# A changed page\n\n${passage(100).text}` }]);
+  await engine.search('a changed page', { limit: 1 });
   const changePageMs = performance.now() - at;
   await engine.close();
 

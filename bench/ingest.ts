@@ -28,7 +28,7 @@ const engine = createEngine({ dbPath });
 const started = performance.now();
 const report = await engine.ingest(input, values['max-pages'] === undefined ? {} : { maxPages: Number(values['max-pages']) });
 const seconds = (performance.now() - started) / 1000;
-const stats = engine.stats();
+const stats = await engine.stats();
 let second: { seconds: number; report: typeof report } | undefined;
 if (values.again === true) {
   const againStarted = performance.now();

@@ -30,17 +30,17 @@ const config = parseConfig({ dbPath });
 const store = createSqliteStore(dbPath, 'read');
 const ranking = { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical };
 let started = performance.now();
-store.searchText({ text: 'warm up', limit: 40, ranking });
-console.log(`${questions.length} questions × ${repeat}, ${store.stats().chunks} passages; first query (opens the index) ${(performance.now() - started).toFixed(1)} ms`);
+await store.searchText({ text: 'warm up', limit: 40, ranking });
+console.log(`${questions.length} questions × ${repeat}, ${(await store.stats()).chunks} passages; first query (opens the index) ${(performance.now() - started).toFixed(1)} ms`);
 const lexical: number[] = [];
 for (let round = 0; round < repeat; round += 1) {
   for (const question of questions) {
     started = performance.now();
-    store.searchText({ text: question, limit: config.retrieve.topK, ranking });
+    await store.searchText({ text: question, limit: config.retrieve.topK, ranking });
     lexical.push(performance.now() - started);
   }
 }
-store.close();
+await store.close();
 report(`BM25F index alone (top ${config.retrieve.topK}, rows read)`, lexical);
 
 const engine = createEngine({ dbPath, embed: { embedder: 'none' } });

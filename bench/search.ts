@@ -31,7 +31,7 @@ const queries = readFileSync(join(scifact, 'queries.jsonl'), 'utf8').split('\n')
 if (!existsSync(dbPath)) {
   const started = performance.now();
   const store = createSqliteStore(dbPath, 'write');
-  store.vectors.useModel(MODEL, dimension);
+  await store.vectors.useModel(MODEL, dimension);
   const perPage = 10;
   for (let pageIndex = 0; pageIndex * perPage < total; pageIndex += 1) {
     const url = `https://bench.example/p${pageIndex}`;
@@ -45,24 +45,20 @@ if (!existsSync(dbPath)) {
       chunks.push({ id: `${url}#${index}`, pageUrl: url, pageTitle: source.title, anchor: `s${index}`, headingPath: [source.title, `Part ${index}`], text, tokenCount: Math.ceil(text.length / 4), contentHash: `${pageIndex}:${index}` });
     }
     const page: Page = { url, canonicalUrl: url, title: source.title, markdown: '', headings: [], anchors: chunks.map((chunk) => chunk.anchor ?? ''), contentHash: url, fetchedAt: new Date().toISOString(), source: 'web' };
-    store.upsertPage(page, chunks);
+    await store.upsertPage(page, chunks);
     if (pageIndex % 500 === 499 || (pageIndex + 1) * perPage >= total) {
-      const pending = store.vectors.pendingChunks(100_000, 0);
-      store.vectors.putVectors(MODEL, pending.map(({ rowId, chunk }) => ({ rowId, inputHash: chunk.id, vector: randomVector() })));
+      const pending = await store.vectors.pendingChunks(100_000);
+      await store.vectors.putVectors(MODEL, pending.map((chunk) => ({ chunkId: chunk.id, inputHash: chunk.id, vector: randomVector() })));
     }
   }
-  store.refreshTextIndex();
-  store.vectors.refreshIndex();
+  // Closing indexes what waits (the last segment, the packed vector codes), as an ingest leaves them.
+  await store.close();
   console.log(`built ${total} passages with ${dimension}-dimension vectors in ${((performance.now() - started) / 1000).toFixed(1)} s: ${dbPath}`);
-  store.close();
 }
 
 {
   // An index built by an older citedocs is upgraded; both indexes are packed once, as ingest leaves them.
-  const store = createSqliteStore(dbPath, 'write');
-  store.refreshTextIndex();
-  store.vectors.refreshIndex();
-  store.close();
+  await createSqliteStore(dbPath, 'write').close();
 }
 
 /** Returns a fresh random vector per query: dense search without a model's cost. */
@@ -93,15 +89,15 @@ console.log(`${total} passages, ${queries.length} SciFact queries, ${dimension}-
   // The vector search alone: the 1-bit shortlist and the exact re-scoring, no BM25, no selection.
   const store = createSqliteStore(dbPath, 'read');
   const opened = performance.now();
-  store.vectors.searchVectors(randomVector(), { limit: 40, coarseK: 400 });
+  await store.vectors.searchVectors(randomVector(), { limit: 40, coarseK: 400 });
   console.log(`${'first vector search (loads codes)'.padEnd(34)} ${(performance.now() - opened).toFixed(1).padStart(10)} ms`);
   const samples: number[] = [];
   for (const _query of queries) {
     const started = performance.now();
-    store.vectors.searchVectors(randomVector(), { limit: 40, coarseK: 400 });
+    await store.vectors.searchVectors(randomVector(), { limit: 40, coarseK: 400 });
     samples.push(performance.now() - started);
   }
-  store.close();
+  await store.close();
   console.log(`${'vector KNN alone (shortlist 400)'.padEnd(34)} p50 ${percentile(samples, 0.5).toFixed(1).padStart(6)} ms   p95 ${percentile(samples, 0.95).toFixed(1).padStart(6)} ms`);
 }
 await measure('BM25 (search, selection)', { embed: { embedder: 'none' } });

@@ -38,14 +38,14 @@ export async function* streamLlmAnswer(llm: Llm, question: string, candidates: r
   };
   try {
     for await (const delta of llm.stream({ messages, maxTokens: options.maxTokens, temperature: 0, ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) })) {
-      const safe = citations.push(delta);
+      const safe = await citations.push(delta);
       if (safe !== '') yield withCitations(safe);
     }
   } catch (error) {
     options.abortSignal?.throwIfAborted();
     failure = error instanceof Error ? error.message : String(error);
   }
-  const result = citations.end();
+  const result = await citations.end();
   if (result.text !== '') yield withCitations(result.text);
   yield { type: 'done', result, ...(failure === undefined ? {} : { failure }) };
 }

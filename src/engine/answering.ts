@@ -66,7 +66,7 @@ export async function* writeAnswer(question: string, selection: Selection, warni
     ...(context.countTokens === undefined ? {} : { countTokens: context.countTokens }),
   });
   // Quoted sentences may hold links of their own: they are checked like a model's.
-  const checked = processCitations(
+  const checked = await processCitations(
     draft.text,
     draft.citations.map((citation) => ({ n: citation.n, url: citation.url, title: citation.title })),
     context.links,

@@ -42,11 +42,11 @@ export function crawlSite(
     ...(renderer === undefined ? {} : { renderer }),
     startUrl,
     extract: async (document, url) => (await loadExtractor())(document, url),
-    known: (url) => {
-      const page = existing()?.getPage(url);
+    known: async (url) => {
+      const page = await existing()?.getPage(url);
       if (page === undefined) return undefined;
       // A page another source owns is fetched in full, so it moves to this one (a 304 would leave it there).
-      const owned = dependencies.source === undefined || dependencies.source.owns(dependencies.openStore(), url);
+      const owned = dependencies.source === undefined || (await dependencies.source.owns(dependencies.openStore(), url));
       const current = owned && (options.chunking === undefined || page.chunking === options.chunking);
       const validators = current ? { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
       return { links: page.links, contentHash: page.contentHash, ...validators };
@@ -80,14 +80,14 @@ function storedFrontier(store: () => Store, startUrl: string, settings: Citedocs
   };
   return {
     opened: () => runId !== undefined,
-    resume: () => {
+    resume: async () => {
       const scope = { maxDepth: settings.maxDepth ?? null, include: settings.include, exclude: settings.exclude, respectRobots: settings.respectRobots, useSitemaps: settings.useSitemaps };
-      const run = store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());
+      const run = await store().crawlState.openRun(startUrl, JSON.stringify(scope), now().toISOString());
       runId = run.id;
       return { queued: run.queued, seen: run.seen };
     },
-    add: (entries) => {
-      if (entries.length > 0) store().crawlState.enqueue(id(), entries);
+    add: async (entries) => {
+      if (entries.length > 0) await store().crawlState.enqueue(id(), entries);
     },
     done: (url) => store().crawlState.markDone(id(), url),
     finish: () => store().crawlState.finishRun(id(), now().toISOString()),

@@ -36,16 +36,16 @@ export interface EmbedPassOptions {
  */
 export async function embedPending(store: Store, embedder: Embedder, options: EmbedPassOptions): Promise<EmbedReport> {
   const vectors = store.vectors;
-  const current = vectors.info()?.modelId;
-  const cachedDimension = vectors.cachedDimension(embedder.modelId);
+  const current = (await vectors.info())?.modelId;
+  const cachedDimension = await vectors.cachedDimension(embedder.modelId);
   let dimension = cachedDimension ?? (await embedder.dimension());
   if (current !== undefined && current !== embedder.modelId && cachedDimension === undefined) {
     // Replacing the index's vectors with a model never used here: make sure it works before the old ones go.
     const [probe] = await embedder.embed({ texts: ['citedocs embedding probe'], mode: 'passage', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
     dimension = probe?.length ?? dimension;
   }
-  const { switchedFrom } = vectors.useModel(embedder.modelId, dimension);
-  const total = vectors.info()?.pending ?? 0;
+  const { switchedFrom } = await vectors.useModel(embedder.modelId, dimension);
+  const total = (await vectors.info())?.pending ?? 0;
   const report: EmbedReport = { model: embedder.modelId, embedded: 0, reused: 0, pending: total, interrupted: false, ...(switchedFrom === undefined ? {} : { switchedFrom }) };
   const batchSize = options.batchSize ?? embedder.maxBatchSize;
   const limit = pLimit(options.concurrency);
@@ -53,22 +53,23 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
 
   const aborted = () => options.signal?.aborted === true;
   let failed = false;
-  let after = 0;
+  // Each chunk is asked for once: one the store did not take (it was deleted meanwhile) is not asked for again.
+  const asked = new Set<string>();
   while (!aborted()) {
-    const page = vectors.pendingChunks(batchSize * options.concurrency * 4, after);
+    const page = (await vectors.pendingChunks(batchSize * options.concurrency * 4)).filter((chunk) => !asked.has(chunk.id));
     if (page.length === 0) break;
-    after = page[page.length - 1]?.rowId ?? after;
-    const inputs = page.map((pending) => ({ pending, input: embeddingInput(pending.chunk) })).map((item) => ({ ...item, hash: embeddingInputHash(item.input) }));
-    const cached = vectors.cachedVectors(embedder.modelId, inputs.map((item) => item.hash));
+    for (const chunk of page) asked.add(chunk.id);
+    const inputs = page.map((chunk) => ({ chunk, input: embeddingInput(chunk) })).map((item) => ({ ...item, hash: embeddingInputHash(item.input) }));
+    const cached = await vectors.cachedVectors(embedder.modelId, inputs.map((item) => item.hash));
     const reused: VectorRow[] = [];
     const missing: typeof inputs = [];
     for (const item of inputs) {
       const vector = cached.get(item.hash);
       if (vector === undefined) missing.push(item);
-      else reused.push({ rowId: item.pending.rowId, inputHash: item.hash, vector });
+      else reused.push({ chunkId: item.chunk.id, inputHash: item.hash, vector });
     }
     if (reused.length > 0) {
-      vectors.putVectors(embedder.modelId, reused);
+      await vectors.putVectors(embedder.modelId, reused);
       report.reused += reused.length;
       report.embedded += reused.length;
     }
@@ -86,9 +87,9 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
                 `${embedder.modelId} returned ${embedded.length} vectors of ${embedded[0]?.length ?? 0} dimensions for ${batch.length} texts; the index holds ${dimension}-dimension vectors. Check the model (and embed.openai.dimensions).`,
               );
             }
-            vectors.putVectors(
+            await vectors.putVectors(
               embedder.modelId,
-              batch.map((item, index) => ({ rowId: item.pending.rowId, inputHash: item.hash, vector: embedded[index] as Float32Array })),
+              batch.map((item, index) => ({ chunkId: item.chunk.id, inputHash: item.hash, vector: embedded[index] as Float32Array })),
             );
             report.embedded += batch.length;
             options.onProgress?.({ done: report.embedded, total });
@@ -103,9 +104,7 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
     }
     options.onProgress?.({ done: report.embedded, total });
   }
-  // Even an interrupted pass leaves its vectors searchable: the packed codes include them.
-  vectors.refreshIndex();
-  report.pending = vectors.info()?.pending ?? 0;
+  report.pending = (await vectors.info())?.pending ?? 0;
   report.interrupted = aborted() && report.pending > 0;
   return report;
 }

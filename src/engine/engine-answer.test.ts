@@ -34,7 +34,9 @@ beforeAll(async () => {
     writeFileSync(join(docs, name), text);
   }
   dbPath = join(root, 'index.db');
-  await createEngine({ dbPath }).ingest(docs, { baseUrl: BASE });
+  const writer = createEngine({ dbPath });
+  await writer.ingest(docs, { baseUrl: BASE });
+  await writer.close();
 });
 afterAll(async () => server.close());
 

@@ -23,7 +23,9 @@ beforeAll(async () => {
   mkdirSync(docs);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(docs, name), text);
   dbPath = join(root, 'index.db');
-  await createEngine({ dbPath }).ingest(docs);
+  const writer = createEngine({ dbPath });
+  await writer.ingest(docs);
+  await writer.close();
 });
 afterAll(async () => server.close());
 

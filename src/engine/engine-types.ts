@@ -173,7 +173,7 @@ export interface Engine {
   /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
   ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
   /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */
-  countPagesUnder(prefix: string): number;
+  countPagesUnder(prefix: string): Promise<number>;
   /** Gives every passage without one a vector of the configured embedder (or the index's own). */
   embed(options?: EmbedOptions): Promise<EmbedReport>;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
@@ -182,28 +182,28 @@ export interface Engine {
   askStream(question: string, options?: AskOptions): AsyncGenerator<AskEvent>;
   /** The best web pages (or their best sections) for a query, within a token budget: `citedocs web`. */
   web(query: string, options?: WebOptions): Promise<WebResponse>;
-  stats(): StoreStats;
+  stats(): Promise<StoreStats>;
   /** The stored page at this URL (or an alias of it); undefined when the index has no such page. */
-  inspect(url: string): PageInspection | undefined;
+  inspect(url: string): Promise<PageInspection | undefined>;
   /** How well the pages under `site` (every page when empty) were extracted: `citedocs inspect --site`. */
-  siteReport(site: string): SiteReport;
+  siteReport(site: string): Promise<SiteReport>;
   /** The documentation sets in the index (library versions), by library then version. */
-  listSources(): SourceSummary[];
+  listSources(): Promise<SourceSummary[]>;
   /** Deletes every page of `LIBRARY` (all its versions) or `LIBRARY@VERSION`; the other sources stay as they are. */
   removeSources(spec: string): Promise<RemovedSource[]>;
   /** Re-reads each source (all, or those `LIBRARY[@VERSION]` names) as its ingest did: unchanged pages cost a conditional request. */
   refresh(spec?: string, options?: Pick<IngestOptions, 'signal' | 'onProgress' | 'onEmbedProgress'>): Promise<RefreshReport[]>;
   /** Libraries a name as typed may mean, best first. */
-  resolveLibrary(name: string, limit?: number): LibraryMatch[];
+  resolveLibrary(name: string, limit?: number): Promise<LibraryMatch[]>;
   /** The background ingest jobs recorded in the index, newest first. */
-  listJobs(): IngestJob[];
+  listJobs(): Promise<IngestJob[]>;
   /**
    * Starts an ingest as a recorded job (one job at a time per engine; later ones wait their turn)
    * and returns its id at once; `done` settles when it ends.
    */
   startIngestJob(url: string, options: Pick<IngestOptions, 'library' | 'version' | 'onProgress'>): Promise<{ id: number; done: Promise<IngestJob> }>;
   /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
-  samplePages(limit: number): { url: string; title: string }[];
+  samplePages(limit: number): Promise<{ url: string; title: string }[]>;
   close(): Promise<void>;
 }
 

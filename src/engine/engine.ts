@@ -38,8 +38,12 @@ export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDep
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
   const config = parseConfig(configInput, dependencies.configOrigin);
   let tokenizer: Promise<Tokenizer> | undefined;
-  let reader: Store | undefined;
-  let writer: Store | undefined;
+  // One store handle for the engine's life: searches and writes share it, and writes never close
+  // it, so a search running while an ingest writes keeps going (each read sees a committed state).
+  let handle: Store | undefined;
+  const store = (): Store => (handle ??= createSqliteStore(config.dbPath));
+  /** The store when the index exists already (what a re-crawl knows), without creating it. */
+  const existingStore = (): Store | undefined => (handle !== undefined || existsSync(config.dbPath) ? store() : undefined);
   let reranking: Reranking | undefined;
   const embedderDependencies: EmbedderDependencies = {
     ...(dependencies.env === undefined ? {} : { env: dependencies.env }),
@@ -58,8 +62,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     return llm;
   };
   /** The embedder ingest and `embed` write vectors with: the configured one, else the index's own. */
-  const ingestEmbedder = (store: Store | undefined): Embedder | undefined => {
-    const name = config.embed.embedder ?? store?.vectors.info()?.modelId;
+  const ingestEmbedder = async (store: Store | undefined): Promise<Embedder | undefined> => {
+    const name = config.embed.embedder ?? (await store?.vectors.info())?.modelId;
     return name === undefined ? undefined : embedders.get(name);
   };
   const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
@@ -72,30 +76,25 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     });
   };
 
-  // One reader for the engine's life: writes never close it, so a search running while an ingest
-  // writes keeps going; each search reads a snapshot of the index as last committed.
-  const readStore = (): Store => (reader ??= createSqliteStore(config.dbPath, 'read'));
-  const anchorMapOf = (store: Store): AnchorMap => {
-    const cache = new Map<string, ReadonlySet<string> | undefined>();
-    const lookup = (url: string) => {
-      if (!cache.has(url)) cache.set(url, store.getPage(url) === undefined ? undefined : store.anchorsOf(url));
-      return cache.get(url);
-    };
-    return { hasPage: (url) => lookup(url) !== undefined, anchorsOf: (url) => lookup(url) ?? new Set() };
+  /** The anchor map of these pages, read before the links to them are checked. */
+  const anchorMapOf = async (store: Store, pageUrls: readonly string[]): Promise<AnchorMap> => {
+    const anchors = new Map<string, ReadonlySet<string>>();
+    for (const url of new Set(pageUrls)) if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+    return { hasPage: (url) => anchors.has(url), anchorsOf: (url) => anchors.get(url) ?? new Set() };
   };
 
   const retrieveAndSelect = async (query: string, limit: number, maxTokens: number, maxPages: number | undefined, scope: ScopeOptions, signal?: AbortSignal) => {
     const text = query.trim();
     if (text === '') throw new UsageError('The question is empty. Ask something, like: citedocs ask "how do I create an index"');
-    const store = readStore();
-    if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
-    const sourceIds = scopedSourceIds(store, scope);
-    const wiring = { config, store: readStore, embedderFor: (name: string) => embedders.get(name), llm: llmOf };
+    const index = store();
+    if (!(await index.hasChunks())) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
+    const sourceIds = await scopedSourceIds(index, scope);
+    const wiring = { config, store, embedderFor: (name: string) => embedders.get(name), llm: llmOf };
     const topK = Math.max(config.retrieve.topK, limit);
     // An unscoped question that names libraries of the index ("pytest fixture teardown") is
     // retrieved within their latest versions first (their own statistics, as if scoped), then
     // over the whole index for the rest: their passages come first, the others after.
-    const routed = sourceIds === undefined ? namedLibrarySources(store, text) : undefined;
+    const routed = sourceIds === undefined ? await namedLibrarySources(index, text) : undefined;
     const retrieval = await retrieve(text, topK, wiring, signal, sourceIds ?? routed);
     if (routed !== undefined) {
       const rest = await retrieve(text, topK, wiring, signal);
@@ -103,12 +102,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
     }
     const reranked = await (reranking ??= createReranking(config, llmOf)).rerank(text, retrieval.candidates, signal);
-    const candidates = routed === undefined ? reranked.candidates : routeByNamedLibrary(text, reranked.candidates, store).candidates;
+    const candidates = routed === undefined ? reranked.candidates : (await routeByNamedLibrary(text, reranked.candidates, index)).candidates;
     // Selection follows the reranked order (a model's judgement is not on the fused scale).
     const position = new Map(candidates.map((candidate, index) => [candidate.chunk.id, 1 - index / Math.max(candidates.length, 1)]));
     const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;
     const trim = passageTrimmer(text, await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)));
-    const selection = selectCandidates(candidates, selectionOptions(config, store, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order, trim }));
+    const selection = selectCandidates(candidates, await selectionOptions(config, index, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order, trim }));
     const warnings = [...retrieval.warnings, ...reranked.warnings];
     if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
@@ -119,12 +118,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
   };
 
-  /** After an ingest: the lexical index rebuilt once (not per page; a search would otherwise do it), then the embedding pass. */
+  /** After an ingest: the embedding pass. */
   const finishIngest = async (report: IngestReport, options: IngestOptions): Promise<IngestReport> => {
-    writer?.refreshTextIndex();
-    const store = writer;
-    if (store === undefined || report.interrupted || config.embed.embedder === 'none' || !store.hasChunks()) return report;
-    const embedder = ingestEmbedder(store);
+    const store = existingStore();
+    if (store === undefined || report.interrupted || config.embed.embedder === 'none' || !(await store.hasChunks())) return report;
+    const embedder = await ingestEmbedder(store);
     if (embedder === undefined) return report;
     try {
       const embedding = await runEmbedPass(store, embedder, {
@@ -139,7 +137,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     }
   };
 
-  const jobs = createJobRunner(config.dbPath, (input, options) => engine.ingest(input, options), dependencies.now ?? (() => new Date()));
+  const jobs = createJobRunner(store, (input, options) => engine.ingest(input, options), dependencies.now ?? (() => new Date()));
   const engine: Engine = {
     config,
     async ingest(input, options = {}) {
@@ -147,79 +145,64 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
       // An index path that cannot be created fails now, not after the crawl's first pages.
       assertIndexLocation(config.dbPath);
-      try {
-        // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
-        const { ingest } = await import('./ingest.js');
-        const now = dependencies.now ?? (() => new Date());
-        const crawl = /^https?:\/\//i.test(input);
-        const source = sourceResolver({
-          rootUrl: crawl ? input : folderRootUrl(input, options.baseUrl),
-          kind: crawl ? 'crawl' : 'local',
-          ...(crawl ? {} : { path: resolve(input) }),
-          ...given({ library: options.library, version: options.version }),
-          settings: ingestSettings(crawl ? input : resolve(input), options),
-          now,
-        });
-        const ingested = await ingest(input, options, {
-          source,
-          config,
-          tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
-          openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
-          existingStore: () => writer ?? (existsSync(config.dbPath) ? (writer = createSqliteStore(config.dbPath, 'write')) : undefined),
-          ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
-          ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
-          ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-        });
-        const stored = source.resolved();
-        if (stored !== undefined) writer?.catalog.recordCrawl(stored.id, now().toISOString());
-        const report = stored === undefined ? ingested : { library: stored.library, version: stored.version, ...ingested };
-        return await finishIngest(report, options);
-      } finally {
-        writer?.close();
-        writer = undefined;
-      }
+      // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
+      const { ingest } = await import('./ingest.js');
+      const now = dependencies.now ?? (() => new Date());
+      const crawl = /^https?:\/\//i.test(input);
+      const source = sourceResolver({
+        rootUrl: crawl ? input : folderRootUrl(input, options.baseUrl),
+        kind: crawl ? 'crawl' : 'local',
+        ...(crawl ? {} : { path: resolve(input) }),
+        ...given({ library: options.library, version: options.version }),
+        settings: ingestSettings(crawl ? input : resolve(input), options),
+        now,
+      });
+      const ingested = await ingest(input, options, {
+        source,
+        config,
+        tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
+        openStore: store,
+        existingStore,
+        ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+        ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
+        ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+      });
+      const stored = source.resolved();
+      if (stored !== undefined) await existingStore()?.catalog.recordCrawl(stored.id, now().toISOString());
+      const report = stored === undefined ? ingested : { library: stored.library, version: stored.version, ...ingested };
+      return await finishIngest(report, options);
     },
 
     async ingestDocuments(documents, options = {}) {
-      try {
-        const { ingestDocuments } = await import('./ingest-documents.js');
-        const report = await ingestDocuments(documents, {
-          config,
-          openStore: () => (writer ??= createSqliteStore(config.dbPath, 'write')),
-          tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
-          ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-        });
-        return await finishIngest(report, options);
-      } finally {
-        writer?.close();
-        writer = undefined;
-      }
+      const { ingestDocuments } = await import('./ingest-documents.js');
+      const report = await ingestDocuments(documents, {
+        config,
+        openStore: store,
+        tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
+        ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+      });
+      return await finishIngest(report, options);
     },
 
-    countPagesUnder(prefix) {
-      if (!existsSync(config.dbPath)) return 0;
-      return readStore().pageUrlsUnder(prefix).length;
+    async countPagesUnder(prefix) {
+      const index = existingStore();
+      return index === undefined ? 0 : (await index.pageUrlsUnder(prefix)).length;
     },
 
     async embed(options = {}) {
-      try {
-        if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`);
-        const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
-        if (!store.hasChunks()) throw new UsageError(`The index at ${config.dbPath} has no passages to embed. Run \`citedocs ingest <url|folder>\` first.`);
-        const embedder = ingestEmbedder(store);
-        if (embedder === undefined) throw new UsageError(`Choose an embedder: citedocs embed --embedder <${EMBEDDER_NAMES_HELP}>.`);
-        return await runEmbedPass(store, embedder, options);
-      } finally {
-        writer?.close();
-        writer = undefined;
-      }
+      const index = existingStore();
+      if (index === undefined) throw new UsageError(`No index at ${config.dbPath}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`);
+      if (!(await index.hasChunks())) throw new UsageError(`The index at ${config.dbPath} has no passages to embed. Run \`citedocs ingest <url|folder>\` first.`);
+      const embedder = await ingestEmbedder(index);
+      if (embedder === undefined) throw new UsageError(`Choose an embedder: citedocs embed --embedder <${EMBEDDER_NAMES_HELP}>.`);
+      return await runEmbedPass(index, embedder, options);
     },
 
     async search(query, options = {}) {
       const limit = options.limit ?? config.select.finalK;
       const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
-      const anchors = anchorMapOf(readStore());
-      const labels = readStore().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
+      const anchors = await anchorMapOf(store(), selection.candidates.map((candidate) => candidate.chunk.pageUrl));
+      const labels = await store().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const results: SearchResult[] = [];
       for (const candidate of selection.candidates) {
         const verdict = checkLink(chunkUrl(candidate.chunk), anchors);
@@ -251,7 +234,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     async *askStream(question, options = {}) {
       const query = retrievalQuery(question, options.earlierQuestions ?? []);
       const { selection, warnings } = await retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
-      const labels = readStore().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
+      const labels = await store().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const label = (citations: Citation[]): LabelledCitation[] => citations.map((citation) => ({ ...citation, ...labelFor(labels, citation.url) }));
       // The selection the answer was drawn from; with --explain, also every candidate left out.
       const explained = {
@@ -268,7 +251,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       const written = writeAnswer(question, selection, warnings, {
         config,
         llm,
-        links: linkIndexOfStore(readStore()),
+        links: linkIndexOfStore(store()),
         ...(counter === undefined ? {} : { countTokens: (text: string) => counter.count(text) }),
         ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
       });
@@ -288,62 +271,51 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         llm: llmOf,
         ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, searchBackend: dependencies.searchBackend, env: dependencies.env, now: dependencies.now }),
         save: async (pages) => {
-          try {
-            const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
-            // Pages saved from the web belong to one source, web@latest, so scoping and `remove web` reach them.
-            const saved = store.catalog.listSources().find((source) => source.library === 'web' && source.version === 'latest') ?? store.catalog.upsertSource({ library: 'web', version: 'latest', rootUrl: 'web:', kind: 'web', createdAt: (dependencies.now ?? (() => new Date()))().toISOString() });
-            let chunks = 0;
-            for (const { page, chunks: pageChunks } of pages) {
-              store.upsertPage(page, pageChunks, { rechunked: store.getPage(page.url)?.chunking !== page.chunking, sourceId: saved.id });
-              chunks += pageChunks.length;
-            }
-            await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
-            return { pages: pages.length, chunks, dbPath: config.dbPath };
-          } finally {
-            writer?.close();
-            writer = undefined;
+          const index = store();
+          // Pages saved from the web belong to one source, web@latest, so scoping and `remove web` reach them.
+          const saved =
+            (await index.catalog.listSources()).find((source) => source.library === 'web' && source.version === 'latest') ??
+            (await index.catalog.upsertSource({ library: 'web', version: 'latest', rootUrl: 'web:', kind: 'web', createdAt: (dependencies.now ?? (() => new Date()))().toISOString() }));
+          let chunks = 0;
+          for (const { page, chunks: pageChunks } of pages) {
+            await index.upsertPage(page, pageChunks, { rechunked: (await index.getPage(page.url))?.chunking !== page.chunking, sourceId: saved.id });
+            chunks += pageChunks.length;
           }
+          await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
+          return { pages: pages.length, chunks, dbPath: config.dbPath };
         },
       });
     },
 
     stats() {
-      return readStore().stats();
+      return store().stats();
     },
 
     inspect(url) {
-      return inspectPage(readStore(), url);
+      return inspectPage(store(), url);
     },
 
     siteReport(site) {
-      return siteReport(readStore(), site);
+      return siteReport(store(), site);
     },
 
-    listSources() {
-      if (!existsSync(config.dbPath)) return [];
-      const store = readStore();
-      return summariseCatalog(store.catalog.listSources(), store.crawlState.latestRuns(), (dependencies.now ?? (() => new Date()))());
+    async listSources() {
+      const index = existingStore();
+      if (index === undefined) return [];
+      return summariseCatalog(await index.catalog.listSources(), await index.crawlState.latestRuns(), (dependencies.now ?? (() => new Date()))());
     },
 
     async removeSources(spec) {
-      if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}: nothing to remove.`);
+      const index = existingStore();
+      if (index === undefined) throw new UsageError(`No index at ${config.dbPath}: nothing to remove.`);
       await jobs.idle();
-      reader?.close();
-      reader = undefined;
-      try {
-        const store = (writer ??= createSqliteStore(config.dbPath, 'write'));
-        const removed = removeSources(store, sourcesNamed(store.catalog.listSources(), spec));
-        store.refreshTextIndex();
-        return removed;
-      } finally {
-        writer?.close();
-        writer = undefined;
-      }
+      return removeSources(index, sourcesNamed(await index.catalog.listSources(), spec));
     },
 
     async refresh(spec, options = {}) {
-      if (!existsSync(config.dbPath)) throw new UsageError(`No index at ${config.dbPath}: nothing to refresh. Run \`citedocs ingest <url|folder>\` first.`);
-      const all = readStore().catalog.listSources();
+      const index = existingStore();
+      if (index === undefined) throw new UsageError(`No index at ${config.dbPath}: nothing to refresh. Run \`citedocs ingest <url|folder>\` first.`);
+      const all = await index.catalog.listSources();
       const chosen = (spec === undefined ? all : sourcesNamed(all, spec)).filter((source) => source.kind === 'crawl' || source.kind === 'local');
       const reports: RefreshReport[] = [];
       for (const source of chosen) {
@@ -356,38 +328,39 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       return reports;
     },
 
-    resolveLibrary(name, limit) {
-      if (!existsSync(config.dbPath)) return [];
-      return matchLibraries(readStore().catalog.listSources(), name, limit);
+    async resolveLibrary(name, limit) {
+      const index = existingStore();
+      return index === undefined ? [] : matchLibraries(await index.catalog.listSources(), name, limit);
     },
 
-    listJobs() {
-      if (!existsSync(config.dbPath)) return [];
-      return readStore().catalog.listJobs();
+    async listJobs() {
+      const index = existingStore();
+      return index === undefined ? [] : index.catalog.listJobs();
     },
 
     startIngestJob(url, options) {
       return jobs.start(url, options);
     },
 
-    samplePages(limit) {
-      if (!existsSync(config.dbPath) || limit < 1) return [];
-      const store = readStore();
-      const urls = store.pageUrlsUnder('').sort();
+    async samplePages(limit) {
+      const index = existingStore();
+      if (index === undefined || limit < 1) return [];
+      const urls = (await index.pageUrlsUnder('')).sort();
       const step = Math.max(1, urls.length / limit);
-      const picked = Array.from({ length: Math.min(limit, urls.length) }, (_, index) => urls[Math.floor(index * step)] ?? '');
-      return picked.flatMap((url) => {
-        const page = store.getPage(url);
-        return page === undefined ? [] : [{ url: page.url, title: page.title }];
-      });
+      const picked = Array.from({ length: Math.min(limit, urls.length) }, (_, position) => urls[Math.floor(position * step)] ?? '');
+      const pages: { url: string; title: string }[] = [];
+      for (const url of picked) {
+        const page = await index.getPage(url);
+        if (page !== undefined) pages.push({ url: page.url, title: page.title });
+      }
+      return pages;
     },
 
     async close() {
       await jobs.idle();
-      reader?.close();
-      writer?.close();
-      reader = undefined;
-      writer = undefined;
+      const open = handle;
+      handle = undefined;
+      await open?.close();
       await embedders.close();
     },
   };

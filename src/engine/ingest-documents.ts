@@ -25,7 +25,7 @@ export async function ingestDocuments(
     const contentHash = sha256(`${document.title}\n${document.markdown}`);
     report.pages += 1;
     report.fetched += 1;
-    const stored = store.getPage(document.url);
+    const stored = await store.getPage(document.url);
     const rechunk = stored !== undefined && stored.chunking !== chunking;
     if (stored?.contentHash === contentHash && !rechunk) {
       report.unchanged += 1;
@@ -34,7 +34,7 @@ export async function ingestDocuments(
     }
     const page: Page = { url: document.url, canonicalUrl: document.url, title: document.title, markdown: document.markdown, headings: [], anchors: [], contentHash, fetchedAt: now, source: 'local', chunking };
     const chunks = chunk(page, { maxTokens: dependencies.config.chunk.maxTokens, overlapTokens: dependencies.config.chunk.overlapTokens, tokenizer });
-    report[store.upsertPage(page, chunks, { rechunked: rechunk })] += 1;
+    report[await store.upsertPage(page, chunks, { rechunked: rechunk })] += 1;
     report.chunks += chunks.length;
   }
   return report;

@@ -137,7 +137,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   try {
     for await (const item of source.items) {
       const store = dependencies.openStore();
-      if (source.kind === 'local' && localRun === undefined) localRun = store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString()).id;
+      if (source.kind === 'local' && localRun === undefined) localRun = (await store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString())).id;
       await storeItem(item, store);
       if (options.signal?.aborted) break;
     }
@@ -148,7 +148,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   if (report.needsRender !== undefined) report.warnings.unshift(needsRenderWarning(report.needsRender));
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
-  recordOutcome(report, source, localRun, dependencies, now);
+  await recordOutcome(report, source, localRun, dependencies, now);
   return report;
 
   async function storeItem(item: SourceItem, store: Store): Promise<void> {
@@ -170,17 +170,17 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.stoppedBy = stoppedByOf(item, source.kind);
         break;
       case 'alias':
-        store.addAlias(item.of, item.url);
+        await store.addAlias(item.of, item.url);
         report.duplicates += 1;
         break;
       case 'gone':
-        if (store.removePage(item.url)) report.removed += 1;
+        if (await store.removePage(item.url)) report.removed += 1;
         break;
       case 'unchanged': {
-        const chunkCount = store.confirmPage(item.url, now().toISOString());
+        const chunkCount = await store.confirmPage(item.url, now().toISOString());
         if (chunkCount === undefined) break;
         // A re-crawl that only confirms pages still records its source's crawl.
-        dependencies.source?.idFor(store, { url: item.url, title: store.getPage(item.url)?.title ?? '' });
+        await dependencies.source?.idFor(store, { url: item.url, title: (await store.getPage(item.url))?.title ?? '' });
         report.unchanged += 1;
         report.pages += 1;
         report.chunks += chunkCount;
@@ -190,13 +190,13 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         const { page } = item;
         report.fetched += 1;
         options.onPage?.(page);
-        const stored = store.getPage(page.url);
+        const stored = await store.getPage(page.url);
         const rechunk = stored !== undefined && stored.chunking !== chunking;
         // The same content already stored under another URL (an alias the crawl met first): keep one page.
-        const twin = stored === undefined ? store.pageUrlWithContent(page.contentHash) : undefined;
+        const twin = stored === undefined ? await store.pageUrlWithContent(page.contentHash) : undefined;
         // Never across sources: two versions of a library often serve identical pages, each its own.
-        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && (dependencies.source?.owns(store, twin) ?? true)) {
-          store.addAlias(twin, page.url);
+        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && ((await dependencies.source?.owns(store, twin)) ?? true)) {
+          await store.addAlias(twin, page.url);
           report.duplicates += 1;
           break;
         }
@@ -210,8 +210,8 @@ export async function ingest(input: string, options: IngestOptions, dependencies
           report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
           break;
         }
-        const sourceId = dependencies.source?.idFor(store, page);
-        const outcome = store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
+        const sourceId = await dependencies.source?.idFor(store, page);
+        const outcome = await store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
@@ -236,14 +236,14 @@ function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: Inges
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */
-function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): void {
+async function recordOutcome(report: IngestReport, source: IngestSource, localRun: number | undefined, dependencies: IngestDependencies, now: () => Date): Promise<void> {
   if (!source.runOpened() && localRun === undefined) return;
   const crawlState = dependencies.openStore().crawlState;
   const endedAt = now().toISOString();
   // A folder is read whole each time: its run has nothing to resume.
-  if (localRun !== undefined) crawlState.finishRun(localRun, endedAt);
+  if (localRun !== undefined) await crawlState.finishRun(localRun, endedAt);
   const outcome = report.interrupted ? 'interrupted' : report.stopped !== undefined ? 'stopped' : report.stoppedBy !== undefined ? 'limited' : 'complete';
-  crawlState.recordOutcome(source.key, {
+  await crawlState.recordOutcome(source.key, {
     outcome,
     endedAt,
     ...(report.stoppedBy === undefined ? {} : { stoppedBy: report.stoppedBy }),

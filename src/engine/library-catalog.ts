@@ -8,8 +8,8 @@ import type { IngestRunSummary, SourceLabel, Store, StoredSource } from '../stor
 import type { LibraryMatch, SourceSummary } from './engine-types.js';
 
 /** The sources a search or answer is limited to; undefined: the whole index. */
-export function scopedSourceIds(store: Store, request: ScopeRequest): number[] | undefined {
-  return resolveScope(store.catalog.sourceNames(), request)?.map((source) => source.id);
+export async function scopedSourceIds(store: Store, request: ScopeRequest): Promise<number[] | undefined> {
+  return resolveScope(await store.catalog.sourceNames(), request)?.map((source) => source.id);
 }
 
 /** One entry per library version, with its pages, passages, freshness and how its last ingest ended. */
@@ -47,13 +47,15 @@ export function sourcesNamed(sources: readonly StoredSource[], spec: string): St
 }
 
 /** Removes every page of these sources, then the sources. */
-export function removeSources(store: Store, sources: readonly StoredSource[]): { library: string; version: string; pages: number }[] {
-  return sources.map((source) => {
+export async function removeSources(store: Store, sources: readonly StoredSource[]): Promise<{ library: string; version: string; pages: number }[]> {
+  const removed: { library: string; version: string; pages: number }[] = [];
+  for (const source of sources) {
     let pages = 0;
-    for (const url of store.catalog.pageUrlsOfSource(source.id)) if (store.removePage(url)) pages += 1;
-    store.catalog.deleteSource(source.id);
-    return { library: source.library, version: source.version, pages };
-  });
+    for (const url of await store.catalog.pageUrlsOfSource(source.id)) if (await store.removePage(url)) pages += 1;
+    await store.catalog.deleteSource(source.id);
+    removed.push({ library: source.library, version: source.version, pages });
+  }
+  return removed;
 }
 
 /** Candidates for a name as typed, best first, with their versions (highest first), pages and a one-line description. */
@@ -83,8 +85,8 @@ export function labelFor(labels: ReadonlyMap<string, SourceLabel>, url: string):
 }
 
 /** The latest version of each library an unscoped question names, when the index holds more than one library; undefined when it names none. */
-export function namedLibrarySources(store: Store, question: string): number[] | undefined {
-  const sources = store.catalog.sourceNames();
+export async function namedLibrarySources(store: Store, question: string): Promise<number[] | undefined> {
+  const sources = await store.catalog.sourceNames();
   if (groupByLibrary(sources).size < 2) return undefined;
   const named = librariesNamedIn(question, sources.map((source) => source.library));
   if (named.length === 0) return undefined;
@@ -96,12 +98,12 @@ export function namedLibrarySources(store: Store, question: string): number[] | 
  * teardown"): their passages first, each group in its own order. A question that names none
  * keeps its order (its results say their library instead).
  */
-export function routeByNamedLibrary(question: string, candidates: readonly Candidate[], store: Store): { candidates: Candidate[]; named: string[] } {
-  const sources = store.catalog.sourceNames();
+export async function routeByNamedLibrary(question: string, candidates: readonly Candidate[], store: Store): Promise<{ candidates: Candidate[]; named: string[] }> {
+  const sources = await store.catalog.sourceNames();
   if (groupByLibrary(sources).size < 2) return { candidates: [...candidates], named: [] };
   const named = librariesNamedIn(question, sources.map((source) => source.library));
   if (named.length === 0 || candidates.length === 0) return { candidates: [...candidates], named };
-  const labels = store.catalog.sourceLabels(candidates.map((candidate) => candidate.chunk.pageUrl));
+  const labels = await store.catalog.sourceLabels(candidates.map((candidate) => candidate.chunk.pageUrl));
   const first: Candidate[] = [];
   const rest: Candidate[] = [];
   for (const candidate of candidates) (named.includes(labelFor(labels, candidate.chunk.pageUrl).library) ? first : rest).push(candidate);

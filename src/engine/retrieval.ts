@@ -27,11 +27,11 @@ export interface RetrievalWiring {
  * Which embedder a search uses: none when configured so; the configured one, which must be the
  * one the index was embedded with; otherwise the index's own. Vectors of two models never mix.
  */
-export function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): { name?: string; warning?: string } {
+export async function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): Promise<{ name?: string; warning?: string }> {
   const named = config.embed.embedder;
   if (named !== undefined) assertEmbedderName(named);
   if (named === 'none') return {};
-  const info = store.vectors.info();
+  const info = await store.vectors.info();
   // The stored id is canonical (`openai:m@256` when dimensions are configured): compare with it.
   const requested = named === undefined ? undefined : (modelIdOf(named) ?? named);
   if (requested !== undefined) {
@@ -58,7 +58,7 @@ export async function retrieve(question: string, topK: number, wiring: Retrieval
   const { config } = wiring;
   const store = wiring.store();
   const index: TextIndex = sourceIds === undefined ? store : { searchText: (query) => store.searchText({ ...query, sourceIds }), termStats: (words) => store.termStats(words, sourceIds) };
-  const choice = chooseSearchEmbedder(config, store, (name) => wiring.embedderFor(name)?.modelId);
+  const choice = await chooseSearchEmbedder(config, store, (name) => wiring.embedderFor(name)?.modelId);
   const embedder = choice.name === undefined ? undefined : wiring.embedderFor(choice.name);
   const retrieveConfig = config.retrieve;
   const result = await retrieveHybrid(

@@ -26,15 +26,19 @@ export function passageTrimmer(question: string, tokenizer: Tokenizer): NonNulla
 }
 
 /** How the index's candidates are selected: budget, cap, threshold, near-duplicates, domain weights and freshness. */
-export function selectionOptions(
+export async function selectionOptions(
   config: CitedocsConfig,
   store: Store,
   now: Date,
   request: { candidates: readonly Candidate[]; limit: number; maxTokens: number; maxPages: number | undefined; order: (candidate: Candidate) => number; trim?: SelectOptions['trim'] },
-): SelectOptions {
+): Promise<SelectOptions> {
   const { select } = config;
-  const vectors = store.vectors.vectorsOf(request.candidates.map((candidate) => candidate.chunk.id));
+  const vectors = await store.vectors.vectorsOf(request.candidates.map((candidate) => candidate.chunk.id));
+  // Page dates are read only when freshness counts, for the candidates' pages, before selection runs.
   const pages = new Map<string, string | undefined>();
+  if (select.freshness.weight > 0) {
+    for (const url of new Set(request.candidates.map((candidate) => candidate.chunk.pageUrl))) pages.set(url, (await store.getPage(url))?.lastModified);
+  }
   const maxSelectedPages = request.maxPages ?? select.maxSelectedPages;
   return {
     limit: request.limit,
@@ -45,10 +49,7 @@ export function selectionOptions(
       domainWeights: select.domainWeights,
       freshness: select.freshness,
       now,
-      lastModified: (url) => {
-        if (!pages.has(url)) pages.set(url, store.getPage(url)?.lastModified);
-        return pages.get(url);
-      },
+      lastModified: (url) => pages.get(url),
     }),
     ...(maxSelectedPages === undefined ? {} : { maxSelectedPages }),
     ...(request.trim === undefined ? {} : { trim: request.trim }),

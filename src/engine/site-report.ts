@@ -29,8 +29,8 @@ const LARGEST = 5;
 const SHARED = 10;
 
 /** The report of every page whose URL starts with `site` (all pages when empty). */
-export function siteReport(store: Store, site: string): SiteReport {
-  const urls = store.pageUrlsUnder(site);
+export async function siteReport(store: Store, site: string): Promise<SiteReport> {
+  const urls = await store.pageUrlsUnder(site);
   let passages = 0;
   let headings = 0;
   let withAnchor = 0;
@@ -39,15 +39,15 @@ export function siteReport(store: Store, site: string): SiteReport {
   const titles = new Map<string, number>();
   const empty: string[] = [];
   for (const url of urls) {
-    const page = store.getPage(url);
+    const page = await store.getPage(url);
     if (page === undefined) continue;
     titles.set(page.title, (titles.get(page.title) ?? 0) + 1);
     headings += page.headings.length;
     withAnchor += page.headings.filter((heading) => heading.anchor !== undefined).length;
-    const chunks = store.chunksOf(url);
+    const chunks = await store.chunksOf(url);
     if (chunks.length === 0) empty.push(url);
     passages += chunks.length;
-    const anchors = store.anchorsOf(url);
+    const anchors = await store.anchorsOf(url);
     for (const chunk of chunks) {
       if (chunk.anchor !== undefined && !anchors.has(chunk.anchor)) missing.push(chunkUrl(chunk));
       const key = chunkUrl(chunk);

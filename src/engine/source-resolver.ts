@@ -21,11 +21,11 @@ export interface SourceRequest {
 /** Decides, on the first page an ingest stores, which source (library@version) its pages belong to. */
 export interface SourceResolver {
   /** The source's id, created or found on the first call. */
-  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url'>): number;
+  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url'>): Promise<number>;
   /** The source once resolved. */
   resolved(): StoredSource | undefined;
   /** Whether a stored page is this ingest's to revalidate or remove: never another source's. */
-  owns(store: Store, url: string): boolean;
+  owns(store: Store, url: string): Promise<boolean>;
 }
 
 /** The URL a folder's pages are published under, as ingest computes it. */
@@ -48,12 +48,12 @@ export function assertLibraryName(library: string | undefined, version: string |
 export function sourceResolver(request: SourceRequest): SourceResolver {
   assertLibraryName(request.library, request.version);
   let source: StoredSource | undefined;
-  const existingByRoot = (store: Store) => store.catalog.listSources().find((candidate) => candidate.rootUrl === request.rootUrl && candidate.kind === request.kind);
+  const existingByRoot = async (store: Store) => (await store.catalog.listSources()).find((candidate) => candidate.rootUrl === request.rootUrl && candidate.kind === request.kind);
   return {
-    idFor(store, firstPage) {
+    async idFor(store, firstPage) {
       if (source !== undefined) return source.id;
-      const sources = store.catalog.listSources();
-      const previous = request.library === undefined && request.version === undefined ? existingByRoot(store) : undefined;
+      const sources = await store.catalog.listSources();
+      const previous = request.library === undefined && request.version === undefined ? await existingByRoot(store) : undefined;
       let library = request.library?.trim() ?? previous?.library;
       const version = request.version?.trim().replace(/^v(?=\d)/i, '') ?? previous?.version ?? versionFromUrl(request.rootUrl) ?? 'latest';
       if (library === undefined) {
@@ -61,24 +61,27 @@ export function sourceResolver(request: SourceRequest): SourceResolver {
         library = derived;
         for (let suffix = 2; sources.some((other) => other.library === library && other.version === version && other.rootUrl !== request.rootUrl); suffix += 1) library = `${derived}-${suffix}`;
       }
-      source = store.catalog.upsertSource({ library, version, rootUrl: request.rootUrl, kind: request.kind, settings: request.settings, createdAt: request.now().toISOString() });
+      source = await store.catalog.upsertSource({ library, version, rootUrl: request.rootUrl, kind: request.kind, settings: request.settings, createdAt: request.now().toISOString() });
       return source.id;
     },
     resolved: () => source,
-    owns(store, url) {
-      const label = store.catalog.sourceLabels([url]).get(url);
+    async owns(store, url) {
+      const label = (await store.catalog.sourceLabels([url])).get(url);
       if (label === undefined) return true;
-      const mine = source ?? existingByRoot(store);
+      const mine = source ?? (await existingByRoot(store));
       return mine !== undefined && label.library === mine.library && label.version === mine.version;
     },
   };
 }
 
 /** Stored pages under a prefix that this ingest may revalidate or remove: never another source's. */
-export function ownedUrlsUnder(dependencies: { existingStore: () => Store | undefined; source?: SourceResolver }, prefix: string, kind: Page['source']): string[] {
+export async function ownedUrlsUnder(dependencies: { existingStore: () => Store | undefined; source?: SourceResolver }, prefix: string, kind: Page['source']): Promise<string[]> {
   const store = dependencies.existingStore();
   if (store === undefined) return [];
-  const urls = store.pageUrlsUnder(prefix, kind);
+  const urls = await store.pageUrlsUnder(prefix, kind);
   const resolver = dependencies.source;
-  return resolver === undefined ? urls : urls.filter((url) => resolver.owns(store, url));
+  if (resolver === undefined) return urls;
+  const owned: string[] = [];
+  for (const url of urls) if (await resolver.owns(store, url)) owned.push(url);
+  return owned;
 }

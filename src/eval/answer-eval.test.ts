@@ -52,7 +52,9 @@ beforeAll(async () => {
     '# API\n\n## Connect\n\nOpens a connection to the widget server.\n\n### Connect timeout\n\nThe connect timeout is 30 seconds unless `timeoutMs` is set.\n\n## Close\n\nCloses the connection and frees the socket.',
   );
   dbPath = join(docs, 'index.db');
-  await createEngine({ dbPath }).ingest(join(docs, 'src'), { baseUrl: BASE });
+  const writer = createEngine({ dbPath });
+  await writer.ingest(join(docs, 'src'), { baseUrl: BASE });
+  await writer.close();
 });
 
 describe('evaluateAnswers', () => {

@@ -29,14 +29,13 @@ export interface AnswerEvalReport {
  */
 export async function evaluateAnswers(engine: Engine, questions: readonly DocsQuestion[], siteUrl: string): Promise<AnswerEvalReport> {
   const site = siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`;
+  // The gold pages, read before their sections are compared with what was cited.
   const pages = new Map<string, PageInspection | undefined>();
-  const inspect = (pageUrl: string) => {
-    if (!pages.has(pageUrl)) pages.set(pageUrl, engine.inspect(pageUrl));
-    return pages.get(pageUrl);
-  };
+  const inspect = (pageUrl: string) => pages.get(pageUrl);
   const rows: AnswerEvalRow[] = [];
   for (const question of questions) {
     const gold = question.gold.map((path) => splitUrl(new URL(path, site).href));
+    for (const section of gold) if (!pages.has(section.page)) pages.set(section.page, await engine.inspect(section.page));
     const inGold = (url: string) => gold.some((section) => isWithin(splitUrl(url), section, inspect));
     const { results } = await engine.search(question.query);
     const answer = await engine.ask(question.query);

@@ -67,7 +67,7 @@ export async function evaluateQuestions(engine: Engine, questions: readonly Docs
     const pages = distinct(sections.map(pageOf));
     const gold = new Set(question.gold.map(normalise));
     const goldPages = new Set([...gold].map(pageOf));
-    const inside = insideGold(engine, site, gold);
+    const inside = await insideGold(engine, site, gold);
     return { id: question.qid, query: question.query, gold, goldPages, sections, pages, latencyMs, duplicatesTop5, inside };
   });
   const metric = (score: (row: (typeof rows)[number]) => number) => round(mean(rows.map(score)));
@@ -102,12 +102,12 @@ export async function evaluateQuestions(engine: Engine, questions: readonly Docs
  * The gold sections and every section nested inside one: the anchors of the headings that
  * follow a gold heading on its page until one of the same or a higher level.
  */
-function insideGold(engine: Engine, site: string, gold: ReadonlySet<string>): Set<string> {
+async function insideGold(engine: Engine, site: string, gold: ReadonlySet<string>): Promise<Set<string>> {
   const inside = new Set(gold);
   for (const entry of gold) {
     const [page = '', anchor] = entry.split('#', 2);
     if (anchor === undefined) continue;
-    const inspection = engine.inspect(`${site}${page}`) ?? engine.inspect(`${site}${page}index.html`);
+    const inspection = (await engine.inspect(`${site}${page}`)) ?? (await engine.inspect(`${site}${page}index.html`));
     if (inspection === undefined) continue;
     const headings = inspection.headings;
     const start = headings.findIndex((heading) => heading.anchor !== undefined && safeDecode(heading.anchor) === anchor);

@@ -30,7 +30,7 @@ export interface HybridSources {
   index: TextIndex;
   /** Dense search: both or neither. */
   embedder?: Embedder;
-  searchVectors?: (query: Float32Array, options: VectorSearch) => VectorHit[];
+  searchVectors?: (query: Float32Array, options: VectorSearch) => Promise<VectorHit[]>;
   llm?: Llm;
 }
 
@@ -53,8 +53,8 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   const signal = options.abortSignal;
   const dense = sources.embedder !== undefined && sources.searchVectors !== undefined ? { embedder: sources.embedder, search: sources.searchVectors } : undefined;
 
-  const bm25List = (technique: string, weight: number, text: string, followUp = false): { list: RankedList; hits: TextHit[] } => {
-    const hits = sources.index.searchText({ text, limit: options.topK, ranking: options.ranking, explain: true });
+  const bm25List = async (technique: string, weight: number, text: string, followUp = false): Promise<{ list: RankedList; hits: TextHit[] }> => {
+    const hits = await sources.index.searchText({ text, limit: options.topK, ranking: options.ranking, explain: true });
     const ranked = hits.map((hit) => ({ chunk: hit.chunk, score: hit.bm25, ...(hit.fields === undefined ? {} : { why: fieldsExplained(hit) }) }));
     return { hits, list: { retriever: 'bm25', technique, weight, query: queryTerms(text).join(' '), hits: ranked, ...(followUp ? { followUp } : {}) } };
   };
@@ -62,12 +62,12 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
     if (dense === undefined) throw new Error('no embedder');
     const [vector] = await dense.embedder.embed({ texts: [text], mode, ...(signal === undefined ? {} : { abortSignal: signal }) });
     if (vector === undefined) throw new Error('the embedder returned no vector');
-    const hits = dense.search(vector, { limit: options.topK, coarseK: options.dense.coarseK });
+    const hits = await dense.search(vector, { limit: options.topK, coarseK: options.dense.coarseK });
     return { retriever: 'dense', technique, weight, query: text.length > 80 ? `${text.slice(0, 77)}...` : text, hits: hits.map((hit) => ({ chunk: hit.chunk, score: hit.similarity })), ...(followUp ? { followUp } : {}) };
   };
 
   // Round one: the question itself, on both retrievers.
-  const original = bm25List('original', 1, question);
+  const original = await bm25List('original', 1, question);
   const lists: RankedList[] = [original.list];
   const pending: { name: string; run: () => Promise<RankedList[]> }[] = [];
   if (dense !== undefined) pending.push({ name: 'dense search', run: async () => [await denseList('original', 1, question, 'query')] });
@@ -78,9 +78,9 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
     if (techniques.prf.enabled && original.hits.length > 0) {
       pending.push({
         name: 'pseudo-relevance feedback',
-        run: () => {
-          const extra = feedbackTerms(question, original.hits, (words) => sources.index.termStats(words), techniques.prf);
-          return Promise.resolve(extra.length === 0 ? [] : [bm25List('prf', techniques.prf.weight, `${queryTerms(question).join(' ')} ${extra.join(' ')}`).list]);
+        run: async () => {
+          const extra = await feedbackTerms(question, original.hits, (words) => sources.index.termStats(words), techniques.prf);
+          return extra.length === 0 ? [] : [(await bm25List('prf', techniques.prf.weight, `${queryTerms(question).join(' ')} ${extra.join(' ')}`)).list];
         },
       });
     }
@@ -94,7 +94,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
         run: async () => {
           const variants = await queryVariants(llm, question, techniques.expansion.variants, signal);
           const weight = techniques.expansion.weight;
-          const lexical = variants.keywords.map((variant) => bm25List('expansion', weight, variant).list);
+          const lexical = await Promise.all(variants.keywords.map(async (variant) => (await bm25List('expansion', weight, variant)).list));
           const semantic = dense === undefined ? [] : await Promise.all(variants.paraphrases.map((variant) => denseList('expansion', weight, variant, 'query')));
           return [...lexical, ...semantic];
         },
@@ -122,7 +122,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
     }
     if (queries.length > 0) {
       const followUps = queries.slice(0, options.followUp.maxQueries).flatMap((query) => {
-        const runs: { name: string; run: () => Promise<RankedList[]> }[] = [{ name: `follow-up "${query}"`, run: () => Promise.resolve([bm25List('follow-up', options.followUp.weight, query, true).list]) }];
+        const runs: { name: string; run: () => Promise<RankedList[]> }[] = [{ name: `follow-up "${query}"`, run: async () => [(await bm25List('follow-up', options.followUp.weight, query, true)).list] }];
         if (dense !== undefined) runs.push({ name: `dense follow-up "${query}"`, run: async () => [await denseList('follow-up', options.followUp.weight, query, 'query', true)] });
         return runs;
       });

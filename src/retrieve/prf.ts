@@ -14,7 +14,7 @@ export interface PrfOptions {
  * term distribution, weighted by its share of the BM25 score) times their IDF in the whole
  * index, so words common everywhere ("function", "returns") do not crowd out the specific ones.
  */
-export function feedbackTerms(question: string, hits: readonly TextHit[], stats: (words: readonly string[]) => TermStats, options: PrfOptions): string[] {
+export async function feedbackTerms(question: string, hits: readonly TextHit[], stats: (words: readonly string[]) => Promise<TermStats>, options: PrfOptions): Promise<string[]> {
   const feedback = hits.slice(0, options.feedbackDocs);
   if (feedback.length === 0 || options.expansionTerms === 0) return [];
   // Compared by stem: "index" adds nothing to a question about "indexes" (the index stems both).
@@ -35,7 +35,7 @@ export function feedbackTerms(question: string, hits: readonly TextHit[], stats:
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, Math.max(options.expansionTerms * 4, 20))
     .map(([word]) => word);
-  const { documents, documentFrequency } = stats(candidates);
+  const { documents, documentFrequency } = await stats(candidates);
   return candidates
     .map((word) => {
       const df = documentFrequency.get(word) ?? 0;

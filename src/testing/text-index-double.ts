@@ -37,12 +37,12 @@ export function createTextIndexDouble(options: TextIndexDoubleOptions = {}): Tex
   return {
     searches,
     termStatsCalls,
-    searchText(query) {
+    async searchText(query) {
       searches.push(query);
       const hits = typeof options.hits === 'function' ? options.hits(query) : (options.hits ?? []);
       return hits.slice(0, query.limit);
     },
-    termStats(words): TermStats {
+    async termStats(words): Promise<TermStats> {
       termStatsCalls.push([...words]);
       return { documents: options.documents ?? 1000, documentFrequency: new Map(words.map((word) => [word, frequencies[word] ?? 0])) };
     },

@@ -7,20 +7,20 @@ export interface LinkIndex {
    * /index(.html), .md/.mdx/.html extension variants, percent-encoding, default ports,
    * fragment removed), or undefined.
    */
-  resolvePage(url: string): string | undefined;
-  anchorsOf(pageUrl: string): ReadonlySet<string>;
+  resolvePage(url: string): Promise<string | undefined>;
+  anchorsOf(pageUrl: string): Promise<ReadonlySet<string>>;
   /** Stored pages that have this anchor. */
-  pagesWithAnchor(anchor: string): string[];
+  pagesWithAnchor(anchor: string): Promise<string[]>;
   /** Stored page URLs starting with this prefix (to resolve a truncated parent/directory URL). */
-  pagesUnder(prefix: string): string[];
+  pagesUnder(prefix: string): Promise<string[]>;
 }
 
 /** The part of the Store a LinkIndex needs (the Store has these methods, so it fits as it is). */
 export interface PageLookup {
-  resolvePageUrl(url: string): string | undefined;
-  anchorsOf(url: string): ReadonlySet<string>;
-  pagesWithAnchor(anchor: string): string[];
-  pageUrlsUnder(prefix: string): string[];
+  resolveFirstPageUrl(urls: readonly string[]): Promise<string | undefined>;
+  anchorsOf(url: string): Promise<ReadonlySet<string>>;
+  pagesWithAnchor(anchor: string): Promise<string[]>;
+  pageUrlsUnder(prefix: string): Promise<string[]>;
 }
 
 /** Same list as the local path registry publishes documents from. */
@@ -75,29 +75,21 @@ export function createMemoryLinkIndex(pages: readonly MemoryPage[]): LinkIndex {
   for (const page of pages) for (const alias of page.aliases ?? []) if (!byUrl.has(alias)) byUrl.set(alias, page.url);
   const urls = [...anchors.keys()].sort();
   return {
-    resolvePage: (url) => firstHit(url, (variant) => byUrl.get(variant)),
-    anchorsOf: (pageUrl) => anchors.get(pageUrl) ?? new Set<string>(),
-    pagesWithAnchor: (anchor) => urls.filter((url) => anchors.get(url)?.has(anchor) === true),
-    pagesUnder: (prefix) => urls.filter((url) => url.startsWith(prefix)),
+    resolvePage: async (url) => urlVariants(url).map((variant) => byUrl.get(variant)).find((hit) => hit !== undefined),
+    anchorsOf: async (pageUrl) => anchors.get(pageUrl) ?? new Set<string>(),
+    pagesWithAnchor: async (anchor) => urls.filter((url) => anchors.get(url)?.has(anchor) === true),
+    pagesUnder: async (prefix) => urls.filter((url) => url.startsWith(prefix)),
   };
 }
 
-/** A LinkIndex backed by the store: exact lookups (URL or recorded alias) of every URL variant. */
+/** A LinkIndex backed by the store: exact lookups (URL or recorded alias) of every URL variant, in one call. */
 export function linkIndexOfStore(store: PageLookup): LinkIndex {
   return {
-    resolvePage: (url) => firstHit(url, (variant) => store.resolvePageUrl(variant)),
+    resolvePage: (url) => store.resolveFirstPageUrl(urlVariants(url)),
     anchorsOf: (pageUrl) => store.anchorsOf(pageUrl),
     pagesWithAnchor: (anchor) => store.pagesWithAnchor(anchor),
     pagesUnder: (prefix) => store.pageUrlsUnder(prefix),
   };
-}
-
-function firstHit(url: string, lookup: (variant: string) => string | undefined): string | undefined {
-  for (const variant of urlVariants(url)) {
-    const hit = lookup(variant);
-    if (hit !== undefined) return hit;
-  }
-  return undefined;
 }
 
 function withoutFragment(url: string): string {

@@ -16,10 +16,10 @@ export type { CitationResult, Source } from './render.js';
  * - code (fenced blocks, inline spans) is left as it is.
  * Pure and deterministic; `citations` are the used sources, in the new numbering.
  */
-export function processCitations(text: string, sources: readonly Source[], index: LinkIndex): CitationResult {
+export async function processCitations(text: string, sources: readonly Source[], index: LinkIndex): Promise<CitationResult> {
   const stream = createCitationStream(sources, index);
-  const head = stream.push(text);
-  const tail = stream.end();
+  const head = await stream.push(text);
+  const tail = await stream.end();
   return { ...tail, text: head + tail.text };
 }
 

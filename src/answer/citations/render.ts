@@ -45,26 +45,31 @@ interface Rendered {
 
 export interface SentenceRenderer {
   /** The output of a complete sentence; numbers its citations and records its warnings. */
-  commit(tokens: readonly Token[]): string;
+  commit(tokens: readonly Token[]): Promise<string>;
   /** The start of an unfinished sentence's output that no text after it can change. */
-  preview(tokens: readonly Token[]): string;
+  preview(tokens: readonly Token[]): Promise<string>;
   citations(): Citation[];
   warnings(): string[];
 }
 
 export function createSentenceRenderer(sources: readonly Source[], index: LinkIndex): SentenceRenderer {
-  const checked = new Map<number, CheckedSource>();
-  for (const source of sources) if (!checked.has(source.n)) checked.set(source.n, checkSource(source, index));
-  const selected = [...new Set([...checked.values()].flatMap((source) => (source.ok ? [source.pageUrl] : [])))];
-  const environment: Environment = { index, sources: checked, selected, base: sources[0]?.url, verdicts: new Map() };
+  // The sources are checked against the index once, before the first sentence is rendered.
+  let checking: Promise<Environment> | undefined;
+  const environmentOf = (): Promise<Environment> =>
+    (checking ??= (async () => {
+      const checked = new Map<number, CheckedSource>();
+      for (const source of sources) if (!checked.has(source.n)) checked.set(source.n, await checkSource(source, index));
+      const selected = [...new Set([...checked.values()].flatMap((source) => (source.ok ? [source.pageUrl] : [])))];
+      return { index, sources: checked, selected, base: sources[0]?.url, verdicts: new Map() };
+    })());
   const numbering: Numbering = { numbers: new Map(), citations: [], warnings: [], seen: new Set(), record: true };
   return {
-    commit(tokens) {
-      return joinPieces(tokens, renderSentence(tokens, numbering, environment).pieces);
+    async commit(tokens) {
+      return joinPieces(tokens, (await renderSentence(tokens, numbering, await environmentOf())).pieces);
     },
-    preview(tokens) {
+    async preview(tokens) {
       const trial: Numbering = { numbers: new Map(numbering.numbers), citations: [...numbering.citations], warnings: [], seen: numbering.seen, record: false };
-      const rendered = renderSentence(tokens, trial, environment);
+      const rendered = await renderSentence(tokens, trial, await environmentOf());
       return joinPieces(tokens, rendered.pieces, stableCount(tokens, rendered));
     },
     citations: () => [...numbering.citations],
@@ -72,21 +77,21 @@ export function createSentenceRenderer(sources: readonly Source[], index: LinkIn
   };
 }
 
-function renderSentence(tokens: readonly Token[], numbering: Numbering, environment: Environment): Rendered {
+function renderSentence(tokens: readonly Token[], numbering: Numbering, environment: Environment): Promise<Rendered> {
   const cited = tokens.flatMap((token) =>
     token.kind === 'marker' ? token.numbers.flatMap((n) => { const source = environment.sources.get(n); return source?.ok === true ? [source.pageUrl] : []; }) : [],
   );
   return renderTokens(tokens, numbering, environment, { cited: [...new Set(cited)], selected: environment.selected });
 }
 
-function renderTokens(tokens: readonly Token[], numbering: Numbering, environment: Environment, context: LinkContext): Rendered {
+async function renderTokens(tokens: readonly Token[], numbering: Numbering, environment: Environment, context: LinkContext): Promise<Rendered> {
   const pieces: string[] = [];
   const dependsOn: number[] = [];
-  tokens.forEach((token, index) => {
-    const { piece, contextual } = renderToken(token, numbering, environment, context);
+  for (const [index, token] of tokens.entries()) {
+    const { piece, contextual } = await renderToken(token, numbering, environment, context);
     pieces.push(piece);
     dependsOn.push(contextual || token.kind === 'incomplete' ? Infinity : index);
-  });
+  }
   const removed = (index: number): boolean => {
     const token = tokens[index];
     return token !== undefined && token.kind !== 'space' && token.raw !== '' && pieces[index] === '';
@@ -113,13 +118,13 @@ function renderTokens(tokens: readonly Token[], numbering: Numbering, environmen
   return { pieces, dependsOn };
 }
 
-function renderToken(token: Token, numbering: Numbering, environment: Environment, context: LinkContext): { piece: string; contextual: boolean } {
+async function renderToken(token: Token, numbering: Numbering, environment: Environment, context: LinkContext): Promise<{ piece: string; contextual: boolean }> {
   switch (token.kind) {
     case 'marker':
       return { piece: renderMarker(token.numbers, numbering, environment), contextual: false };
     case 'url':
     case 'autolink': {
-      const verdict = resolve(token.url, environment, context);
+      const verdict = await resolve(token.url, environment, context);
       if (!verdict.ok) {
         warn(numbering, `Removed ${token.url}: ${verdict.reason}`);
         return { piece: '', contextual: verdict.contextual };
@@ -135,18 +140,18 @@ function renderToken(token: Token, numbering: Numbering, environment: Environmen
   }
 }
 
-function renderLink(token: Extract<Token, { kind: 'link' }>, numbering: Numbering, environment: Environment, context: LinkContext): { piece: string; contextual: boolean } {
+async function renderLink(token: Extract<Token, { kind: 'link' }>, numbering: Numbering, environment: Environment, context: LinkContext): Promise<{ piece: string; contextual: boolean }> {
   const absolute = absolutise(token.destination, environment.base);
   const verdict: LinkVerdict = absolute === undefined
     ? { ok: false, reason: environment.base === undefined ? 'a relative link, and no source to resolve it against.' : 'not a URL.', contextual: false }
-    : resolve(absolute, environment, context);
+    : await resolve(absolute, environment, context);
   if (verdict.ok && verdict.note !== undefined) warn(numbering, verdict.note);
   if (!verdict.ok) warn(numbering, `Unlinked ${token.destination === '' ? `[${token.label}]()` : token.destination}: ${verdict.reason}`);
   let label = verdict.ok && token.label.trim() === token.destination.trim() ? verdict.url : undefined;
   let contextual = verdict.contextual;
   if (label === undefined) {
     const labelTokens = tokenize(token.label, true);
-    const rendered = renderTokens(labelTokens, numbering, environment, context);
+    const rendered = await renderTokens(labelTokens, numbering, environment, context);
     label = joinPieces(labelTokens, rendered.pieces);
     contextual ||= rendered.dependsOn.some((last, index) => last === Infinity && labelTokens[index]?.kind !== 'space');
   }
@@ -180,23 +185,23 @@ function renderMarker(numbers: readonly number[], numbering: Numbering, environm
   return renumbered.length === 0 ? '' : `[${renumbered.join(', ')}]`;
 }
 
-function checkSource(source: Source, index: LinkIndex): CheckedSource {
+async function checkSource(source: Source, index: LinkIndex): Promise<CheckedSource> {
   const hashAt = source.url.indexOf('#');
   const page = hashAt === -1 ? source.url : source.url.slice(0, hashAt);
   const fragment = hashAt === -1 ? '' : source.url.slice(hashAt + 1);
-  const pageUrl = index.resolvePage(page);
+  const pageUrl = await index.resolvePage(page);
   if (pageUrl === undefined) return { ok: false, warning: `Dropped [${source.n}]: its source ${source.url} is not an indexed page.` };
   if (fragment === '') return { ok: true, url: pageUrl, pageUrl, title: source.title };
-  const anchor = findAnchor(index.anchorsOf(pageUrl), fragment);
+  const anchor = findAnchor(await index.anchorsOf(pageUrl), fragment);
   if (anchor !== undefined) return { ok: true, url: withAnchor(pageUrl, anchor), pageUrl, anchor, title: source.title };
   return { ok: true, url: pageUrl, pageUrl, title: source.title, warning: `Removed #${fragment} from source [${source.n}] ${pageUrl}: the page has no such anchor.` };
 }
 
-function resolve(url: string, environment: Environment, context: LinkContext): LinkVerdict {
+async function resolve(url: string, environment: Environment, context: LinkContext): Promise<LinkVerdict> {
   const key = `${url}\n${context.cited.join('\n')}`;
   let verdict = environment.verdicts.get(key);
   if (verdict === undefined) {
-    verdict = resolveLink(url, environment.index, context);
+    verdict = await resolveLink(url, environment.index, context);
     environment.verdicts.set(key, verdict);
   }
   return verdict;

@@ -24,48 +24,49 @@ export type LinkVerdict =
  * the stored URL; an anchor the page lacks moves to the page that has it; a truncated parent
  * URL becomes the page under it that the context points at. Never guesses among several.
  */
-export function resolveLink(url: string, index: LinkIndex, context: LinkContext): LinkVerdict {
+export async function resolveLink(url: string, index: LinkIndex, context: LinkContext): Promise<LinkVerdict> {
   const hashAt = url.indexOf('#');
   const page = hashAt === -1 ? url : url.slice(0, hashAt);
   const fragment = hashAt === -1 ? '' : url.slice(hashAt + 1);
-  const pageUrl = index.resolvePage(page);
+  const pageUrl = await index.resolvePage(page);
   if (pageUrl !== undefined) {
     if (fragment === '') return { ok: true, url: pageUrl, contextual: false };
-    const own = findAnchor(index.anchorsOf(pageUrl), fragment);
+    const own = findAnchor(await index.anchorsOf(pageUrl), fragment);
     if (own !== undefined) return { ok: true, url: withAnchor(pageUrl, own), contextual: false };
-    const elsewhere = pagesHaving(index, fragment).filter((candidate) => candidate !== pageUrl);
+    const elsewhere = (await pagesHaving(index, fragment)).filter((candidate) => candidate !== pageUrl);
     if (elsewhere.length === 0) {
       return { ok: true, url: pageUrl, note: `Removed #${fragment} from ${pageUrl}: no indexed page has that anchor.`, contextual: false };
     }
     const choice = choose(elsewhere, context, { under: directoryPrefix(pageUrl), unique: true });
     if (choice === undefined) return { ok: false, reason: `#${fragment} is not on ${pageUrl} but on ${list(elsewhere)}, and the context does not say which.`, contextual: true };
-    const target = withAnchor(choice.page, findAnchor(index.anchorsOf(choice.page), fragment) ?? safeDecode(fragment));
+    const target = withAnchor(choice.page, findAnchor(await index.anchorsOf(choice.page), fragment) ?? safeDecode(fragment));
     return { ok: true, url: target, note: `Moved #${fragment} from ${pageUrl} to ${choice.page}: the anchor is there (${choice.why}).`, contextual: true };
   }
   return resolveMissingPage(page, fragment, index, context);
 }
 
 /** A page the index does not have: a truncated parent of stored pages, or an invented page. */
-function resolveMissingPage(page: string, fragment: string, index: LinkIndex, context: LinkContext): LinkVerdict {
+async function resolveMissingPage(page: string, fragment: string, index: LinkIndex, context: LinkContext): Promise<LinkVerdict> {
   const prefix = directoryPrefix(page);
-  const under = prefix === undefined ? [] : index.pagesUnder(prefix);
+  const under = prefix === undefined ? [] : await index.pagesUnder(prefix);
   if (prefix !== undefined && under.length > 0) {
-    const withIt = fragment === '' ? [] : under.filter((candidate) => findAnchor(index.anchorsOf(candidate), fragment) !== undefined);
+    const withIt: string[] = [];
+    if (fragment !== '') for (const candidate of under) if (findAnchor(await index.anchorsOf(candidate), fragment) !== undefined) withIt.push(candidate);
     const candidates = withIt.length > 0 ? withIt : under;
     const choice = choose(candidates, context, { unique: true });
     if (choice === undefined) return { ok: false, reason: `${page} is not an indexed page, and ${candidates.length} pages under it fit (${list(candidates)}).`, contextual: true };
-    const anchor = withIt.length > 0 ? findAnchor(index.anchorsOf(choice.page), fragment) : undefined;
+    const anchor = withIt.length > 0 ? findAnchor(await index.anchorsOf(choice.page), fragment) : undefined;
     const target = anchor === undefined ? choice.page : withAnchor(choice.page, anchor);
     const dropped = fragment !== '' && anchor === undefined ? `; #${fragment} is on none of them, so it was dropped` : '';
     return { ok: true, url: target, note: `Replaced ${page} with ${choice.page}: the link named a folder, not an indexed page (${choice.why})${dropped}.`, contextual: true };
   }
   if (fragment !== '') {
     const origin = originOf(page);
-    const candidates = pagesHaving(index, fragment).filter((candidate) => origin !== undefined && originOf(candidate) === origin);
+    const candidates = (await pagesHaving(index, fragment)).filter((candidate) => origin !== undefined && originOf(candidate) === origin);
     if (candidates.length > 0) {
       const choice = choose(candidates, context, { unique: false });
       if (choice !== undefined) {
-        const target = withAnchor(choice.page, findAnchor(index.anchorsOf(choice.page), fragment) ?? safeDecode(fragment));
+        const target = withAnchor(choice.page, findAnchor(await index.anchorsOf(choice.page), fragment) ?? safeDecode(fragment));
         return { ok: true, url: target, note: `Replaced ${page} with ${choice.page}: no such page is indexed, and #${fragment} is there (${choice.why}).`, contextual: true };
       }
       return { ok: false, reason: 'no such page in the index, and the context names no page with that anchor.', contextual: true };
@@ -111,10 +112,10 @@ export function withAnchor(pageUrl: string, anchor: string): string {
   return `${pageUrl}#${encodeFragment(anchor)}`;
 }
 
-function pagesHaving(index: LinkIndex, fragment: string): string[] {
+async function pagesHaving(index: LinkIndex, fragment: string): Promise<string[]> {
   const decoded = safeDecode(fragment);
-  const pages = index.pagesWithAnchor(decoded);
-  return distinct(decoded === fragment ? pages : [...pages, ...index.pagesWithAnchor(fragment)]);
+  const pages = await index.pagesWithAnchor(decoded);
+  return distinct(decoded === fragment ? pages : [...pages, ...(await index.pagesWithAnchor(fragment))]);
 }
 
 function originOf(url: string): string | undefined {

@@ -4,13 +4,13 @@ import { createSentenceRenderer, type CitationResult, type Source } from './rend
 import { firstSentence, type Token } from './tokenize.js';
 
 export interface CitationStream {
-  /** Takes the next piece of the answer; returns the corrected text that is safe to show now. */
-  push(delta: string): string;
+  /** Takes the next piece of the answer; returns the corrected text that is safe to show now. Await each push before the next. */
+  push(delta: string): Promise<string>;
   /**
    * Ends the answer: `text` is the rest of the corrected text, so everything `push` returned
    * followed by `text` is exactly `processCitations(whole answer).text`.
    */
-  end(): CitationResult;
+  end(): Promise<CitationResult>;
   /** The sources cited so far by the finished sentences `push` has returned, numbered as in the final answer. */
   citations(): Citation[];
 }
@@ -53,7 +53,7 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
   let previewedAt = 0;
   let ended = false;
 
-  const prose = (text: string, blockEnded: boolean): { output: string; consumed: number } => {
+  const prose = async (text: string, blockEnded: boolean): Promise<{ output: string; consumed: number }> => {
     let output = '';
     let consumed = 0;
     while (consumed < text.length) {
@@ -65,7 +65,7 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
         // A preview renders the whole unfinished sentence: in a very long one, not at every push.
         if (length >= LONG_SENTENCE_CHARS && length - previewedAt < PREVIEW_EVERY_CHARS) break;
         previewedAt = length;
-        const preview = renderer.preview(tokens);
+        const preview = await renderer.preview(tokens);
         if (preview.length > shown) {
           output += preview.slice(shown);
           shown = preview.length;
@@ -73,7 +73,7 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
         break;
       }
       const sentence = end === undefined ? tokens : tokens.slice(0, end);
-      output += renderer.commit(sentence).slice(shown);
+      output += (await renderer.commit(sentence)).slice(shown);
       shown = 0;
       settled = [];
       previewedAt = 0;
@@ -82,7 +82,7 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
     return { output, consumed };
   };
 
-  const settle = (final: boolean): string => {
+  const settle = async (final: boolean): Promise<string> => {
     let output = '';
     for (;;) {
       if (fence !== undefined) {
@@ -103,7 +103,7 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
       }
       const opener = findOpener(pending, lineStart, final);
       const proseEnd = opener?.start ?? pending.length - (final ? 0 : heldLine(pending, lineStart));
-      const { output: text, consumed } = prose(pending.slice(0, proseEnd), opener !== undefined || final);
+      const { output: text, consumed } = await prose(pending.slice(0, proseEnd), opener !== undefined || final);
       output += text;
       if (opener === undefined) {
         pending = pending.slice(consumed);
@@ -119,15 +119,15 @@ export function createCitationStream(sources: readonly Source[], index: LinkInde
   };
 
   return {
-    push(delta) {
+    async push(delta) {
       if (ended) throw new Error('The citation stream has ended: push() after end() cannot be post-processed. Create a new stream per answer.');
       pending += delta;
       return settle(false);
     },
-    end() {
+    async end() {
       if (ended) throw new Error('The citation stream has already ended. Create a new stream per answer.');
       ended = true;
-      return { text: settle(true), citations: renderer.citations(), warnings: renderer.warnings() };
+      return { text: await settle(true), citations: renderer.citations(), warnings: renderer.warnings() };
     },
     citations: () => renderer.citations(),
   };

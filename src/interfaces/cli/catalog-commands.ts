@@ -23,8 +23,8 @@ export function registerCatalogCommands(program: Command, io: CliIo, kit: Comman
   };
 
   withCommon(program.command('sources').description('list the libraries and versions in the index: root URL, pages, passages, last crawl, freshness, complete')).action((options: CommonOptions) =>
-    withEngine(options, (engine) => {
-      const sources = engine.listSources();
+    withEngine(options, async (engine) => {
+      const sources = await engine.listSources();
       print(options, sources, formatSources(sources));
     }),
   );
@@ -59,8 +59,8 @@ export function registerCatalogCommands(program: Command, io: CliIo, kit: Comman
   );
 
   withCommon(program.command('jobs').description('list the background ingest jobs (started by MCP index_docs), newest first')).action((options: CommonOptions) =>
-    withEngine(options, (engine) => {
-      const jobs = engine.listJobs();
+    withEngine(options, async (engine) => {
+      const jobs = await engine.listJobs();
       const human = jobs.length === 0 ? 'No ingest jobs.' : jobs.map((job) => `#${job.id} ${job.state} ${job.library || '?'}@${job.version || '?'} ${job.url} — ${job.progress.pages ?? 0} pages, started ${job.startedAt}${job.endedAt === undefined ? '' : `, ended ${job.endedAt}`}${job.error === undefined ? '' : `: ${job.error}`}`).join('\n');
       print(options, jobs, human);
     }),

@@ -56,7 +56,7 @@ export async function runEval(flags: EvalFlags, dbPath: string | undefined, make
     } else {
       const questions = loadQuestions(flags.questions as string);
       const site = flags.site as string;
-      if (engine.countPagesUnder(site) === 0) {
+      if ((await engine.countPagesUnder(site)) === 0) {
         log(`crawling ${site}…`);
         const crawled = await engine.ingest(site, scopeOf(flags));
         ingest = { seconds: round((performance.now() - started) / 1000), pages: crawled.pages, chunks: crawled.chunks };

@@ -175,7 +175,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
       });
       reporter?.end();
-      const stats = report.pages > 0 || report.removed > 0 ? engine.stats() : undefined;
+      const stats = report.pages > 0 || report.removed > 0 ? await engine.stats() : undefined;
       print(options, report, formatIngest(report, stats));
       if (report.stopped !== undefined) {
         fail(`${report.stopped}.`);
@@ -279,13 +279,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const engine = engineFor(options);
     try {
       if (options.site !== undefined) {
-        const report = engine.siteReport(typeof options.site === 'string' ? options.site : (url ?? ''));
+        const report = await engine.siteReport(typeof options.site === 'string' ? options.site : (url ?? ''));
         if (report.pages === 0) throw new CitedocsError(`No page under ${report.site || 'any URL'} is in the index at ${engine.config.dbPath}. Check the URL (citedocs sources lists the sites) or ingest it first.`);
         print(options, report, formatSiteReport(report));
         return;
       }
       if (url === undefined) throw new UsageError('Give the URL of a page (citedocs inspect <page-url>), or --site [url] for a report on a whole site.');
-      const page = engine.inspect(url);
+      const page = await engine.inspect(url);
       if (page === undefined) throw new CitedocsError(`${url} is not in the index at ${engine.config.dbPath}. Check the URL (citedocs search shows the URLs it has) or ingest it first.`);
       print(options, page, formatInspection(page));
     } finally {
@@ -317,7 +317,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action(async (options: CommonOptions) => {
     const engine = engineFor(options);
     try {
-      const stats = engine.stats();
+      const stats = await engine.stats();
       print(options, stats, formatStats(stats, engine.config.dbPath));
     } finally {
       await engine.close();

@@ -77,7 +77,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
       const engine = kit.engineFor(options);
       try {
         // A server that may index starts on an empty index; one that may not needs an index now.
-        if (options.allowIndexing !== true) engine.stats();
+        if (options.allowIndexing !== true) await engine.stats();
         const { runMcpOverStdio } = await import('../mcp/transports.js');
         await runMcpOverStdio(engine, {}, { allowIndexing: options.allowIndexing === true });
       } finally {
@@ -89,7 +89,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     const engine = kit.engineFor(options);
     try {
       // A missing or unreadable index is refused now, not at the first request.
-      const stats = engine.stats();
+      const stats = await engine.stats();
       const apiKeys = [...options.apiKey, ...(io.env['CITEDOCS_API_KEYS'] ?? '').split(',').map((key) => key.trim()).filter(Boolean)];
       if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
         kit.warn('open-server', `listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.`);

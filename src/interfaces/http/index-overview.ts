@@ -14,10 +14,10 @@ const EXAMPLES = 4;
 /** Titles that name a page of the site's machinery, not a topic. */
 const GENERIC_TITLES = new Set(['index', 'contents', 'table of contents', 'search', 'search page', 'home', 'welcome', 'overview', 'introduction', 'glossary', 'changelog', 'license']);
 
-export function indexOverview(engine: Engine, configuredExamples: readonly string[] = []): IndexOverview {
-  const stats = engine.stats();
-  const examples = configuredExamples.length > 0 ? configuredExamples.slice(0, 8) : topicsOf(engine.samplePages(EXAMPLES * 8));
-  return { pages: stats.pages, chunks: stats.chunks, sources: engine.listSources(), examples };
+export async function indexOverview(engine: Engine, configuredExamples: readonly string[] = []): Promise<IndexOverview> {
+  const stats = await engine.stats();
+  const examples = configuredExamples.length > 0 ? configuredExamples.slice(0, 8) : topicsOf(await engine.samplePages(EXAMPLES * 8));
+  return { pages: stats.pages, chunks: stats.chunks, sources: await engine.listSources(), examples };
 }
 
 /**

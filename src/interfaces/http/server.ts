@@ -112,8 +112,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     authorize(request);
     return indexOverview(engine, options.exampleQuestions);
   });
-  app.get('/healthz', () => {
-    const stats = engine.stats();
+  app.get('/healthz', async () => {
+    const stats = await engine.stats();
     return { status: 'ok', pages: stats.pages, chunks: stats.chunks };
   });
   app.get('/openapi.json', () => openApiDocument());

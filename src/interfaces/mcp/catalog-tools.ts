@@ -51,14 +51,14 @@ export function registerCatalogTools(server: McpServer, engine: Engine, tokens: 
       outputSchema: resolveLibraryOutput,
       annotations: { title: 'Find a library in the index', ...ANNOTATIONS.index },
     },
-    tool(resolveLibraryRequest, ({ libraryName, limit }) => {
-      const candidates = engine.resolveLibrary(libraryName, limit ?? 5);
+    tool(resolveLibraryRequest, async ({ libraryName, limit }) => {
+      const candidates = await engine.resolveLibrary(libraryName, limit ?? 5);
       if (candidates.length === 0) {
-        const known = engine.listSources().map((source) => source.library);
-        return Promise.resolve({ text: `No library in the index is named like "${libraryName}". The index holds: ${[...new Set(known)].join(', ') || 'nothing yet'}.`, structured: { libraryName, candidates } });
+        const known = (await engine.listSources()).map((source) => source.library);
+        return { text: `No library in the index is named like "${libraryName}". The index holds: ${[...new Set(known)].join(', ') || 'nothing yet'}.`, structured: { libraryName, candidates } };
       }
       const lines = candidates.map((match) => `- ${match.library} (versions: ${match.versions.join(', ')}; ${match.pages} pages; match ${match.score}) — ${match.description} ${match.url}`.trimEnd());
-      return Promise.resolve({ text: `Libraries for "${libraryName}", best first:\n${lines.join('\n')}`, structured: { libraryName, candidates } });
+      return { text: `Libraries for "${libraryName}", best first:\n${lines.join('\n')}`, structured: { libraryName, candidates } };
     }),
   );
 
@@ -128,9 +128,9 @@ export function registerCatalogTools(server: McpServer, engine: Engine, tokens: 
       outputSchema: z.object({ jobs: z.array(jobDataSchema()) }),
       annotations: { title: 'List indexing jobs', ...ANNOTATIONS.index },
     },
-    tool(z.object(maxTokensField).strict(), () => {
-      const jobs = engine.listJobs().slice(0, 20);
-      return Promise.resolve({ text: jobs.length === 0 ? 'No indexing jobs.' : jobs.map(describeJob).join('\n'), structured: { jobs: jobs.map(jobData) } });
+    tool(z.object(maxTokensField).strict(), async () => {
+      const jobs = (await engine.listJobs()).slice(0, 20);
+      return { text: jobs.length === 0 ? 'No indexing jobs.' : jobs.map(describeJob).join('\n'), structured: { jobs: jobs.map(jobData) } };
     }),
   );
 }

@@ -15,8 +15,8 @@ export interface PageRequest {
  * the cursor on, within the budget. When the rest does not fit, the text ends with a note that it
  * was truncated and the cursor to read on with; the budget holds the note too.
  */
-export function readPage(engine: Engine, request: PageRequest, tokenizer: Tokenizer): { text: string; structured: z.output<typeof getPageOutput> } {
-  const page = engine.inspect(request.url);
+export async function readPage(engine: Engine, request: PageRequest, tokenizer: Tokenizer): Promise<{ text: string; structured: z.output<typeof getPageOutput> }> {
+  const page = await engine.inspect(request.url);
   if (page === undefined) throw new Error(`${request.url} is not in the index. Use a URL that search_docs returned, or list_sources to see what the index holds.`);
   const anchor = URL.canParse(request.url) ? decodeURIComponent(new URL(request.url).hash.slice(1)) : '';
   let chunks = page.chunks;

@@ -155,8 +155,8 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       outputSchema: listSourcesOutput,
       annotations: { title: 'List the indexed documentation', ...ANNOTATIONS.index },
     },
-    tool(listSourcesRequest, listSourcesOutput, ({ maxTokens }, tokenizer) => {
-      const sources = engine.listSources();
+    tool(listSourcesRequest, listSourcesOutput, async ({ maxTokens }, tokenizer) => {
+      const sources = await engine.listSources();
       const totalPages = sources.reduce((sum, source) => sum + source.pages, 0);
       const header = `The index holds ${plural(totalPages, 'page')} in ${plural(sources.length, 'documentation set')}:`;
       const fitted = fitBlocks(header, sources.map((source) => `- ${source.url} (${plural(source.pages, 'page')}) — ${source.library}@${source.version}`), maxTokens ?? DEFAULT_TOKENS.sources, tokenizer, '\n');

@@ -67,9 +67,9 @@ export interface CrawlOptions {
    */
   renderer?: PageRenderer;
   /** Stored validators and links of a page, for conditional requests. */
-  known?: (url: string) => KnownPage | undefined;
+  known?: (url: string) => MaybePromise<KnownPage | undefined>;
   /** Stored pages under a prefix: revalidated at the end of a complete crawl, removed when gone. */
-  knownUrls?: (prefix: string) => string[];
+  knownUrls?: (prefix: string) => MaybePromise<string[]>;
   frontier?: CrawlFrontier;
   /** Replaces the guarded fetch (tests, library callers with their own client): hops are still checked before each request. */
   fetch?: FetchLike;

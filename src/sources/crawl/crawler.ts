@@ -64,8 +64,8 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     sleep,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const fetchFor = (url: string, allowHop: (url: string) => string | undefined) => {
-    const known = options.known?.(url);
+  const fetchFor = async (url: string, allowHop: (url: string) => string | undefined) => {
+    const known = await options.known?.(url);
     const validators = known === undefined ? undefined : { ...(known.etag ? { etag: known.etag } : {}), ...(known.lastModified ? { lastModified: known.lastModified } : {}) };
     return fetchPage(url, { ...fetchOptions, allowHop, ...(validators === undefined ? {} : { validators }) });
   };
@@ -113,7 +113,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
   const delayMs = Math.max(options.delayMs, Math.min(robots.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS));
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
 
-  const resumed = frontier.resume();
+  const resumed = await frontier.resume();
   const seen = new Set<string>([startUrl, ...resumed.seen]);
   const queue: Task[] = resumed.queued.map((entry) => ({ ...entry, expand: entry.depth !== REVALIDATION_DEPTH }));
   const triedIndexFiles = new Set<string>();
@@ -126,7 +126,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
   // Each trap limit is reported once, with the first URL it stopped; the others go quietly.
   const trapsReported = new Set<string>();
   const notices: SourceItem[] = [];
-  const enqueue = (links: readonly string[], depth: number) => {
+  const enqueue = async (links: readonly string[], depth: number) => {
     if (depth > maxDepth) return;
     const added: Task[] = [];
     for (const link of links) {
@@ -148,14 +148,14 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
       added.push({ url, depth, expand: true });
     }
     queue.push(...added);
-    frontier.add(added);
+    await frontier.add(added);
   };
   const drainNotices = function* (): Generator<SourceItem> {
     yield* notices.splice(0);
   };
 
   const handle = async function* (task: Task, fetched: FetchedPage): AsyncGenerator<SourceItem> {
-    const known = options.known?.(task.url);
+    const known = await options.known?.(task.url);
     if (fetched.kind === 'failed' && fetched.refusedHop !== undefined) {
       // A redirect the crawl may not follow (another host, out of scope, a trap) was never requested: not a failure of the site.
       if (known !== undefined) yield { kind: 'gone', url: task.url, reason: `now redirects to ${fetched.refusedHop}` };
@@ -170,7 +170,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
         triedIndexFiles.add(task.url);
         seen.add(indexFile);
         queue.unshift({ ...task, url: indexFile });
-        frontier.add([{ url: indexFile, depth: task.depth }]);
+        await frontier.add([{ url: indexFile, depth: task.depth }]);
         return;
       }
       counts.failed += 1;
@@ -182,7 +182,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
       counts.notModified += 1;
       if (known?.contentHash !== undefined) hashes.set(known.contentHash, task.url);
       yield { kind: 'unchanged', url: task.url };
-      if (task.expand) enqueue(known?.links ?? [], task.depth + 1);
+      if (task.expand) await enqueue(known?.links ?? [], task.depth + 1);
       yield* drainNotices();
       return;
     }
@@ -216,7 +216,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
         : { kind: 'warning', input: url, message: `${url} has next to no text even after its scripts ran` };
     }
     for (const warning of extracted.warnings ?? []) yield { kind: 'warning', input: url, message: warning };
-    if (task.expand) enqueue(extracted.links, task.depth + 1);
+    if (task.expand) await enqueue(extracted.links, task.depth + 1);
     yield* drainNotices();
     // A canonical URL inside the scope names the page, unless another page already has it.
     const canonical = extracted.canonical === undefined ? undefined : pageUrlOf(extracted.canonical);
@@ -255,15 +255,15 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
   const progress = (inFlight: number) =>
     options.onProgress?.({ fetched: counts.fetched, notModified: counts.notModified, failed: counts.failed, queued: queue.length + inFlight });
 
-  frontier.add([{ url: startUrl, depth: 0 }]);
+  await frontier.add([{ url: startUrl, depth: 0 }]);
   const firstPage = await render(first);
   if (firstPage.kind === 'failed' && firstPage.interrupted === true) return;
   yield* handle({ url: startUrl, depth: 0, expand: true }, firstPage);
-  frontier.done(startUrl);
+  await frontier.done(startUrl);
   // Also on a resumed run: the interrupted one may have stopped before reading the sitemaps.
   if (options.useSitemaps !== false && maxDepth >= 1) {
     const listed = await discoverListedPages(scope, robots, { ...fetchOptions, allowHop: siteHop, maxUrls: options.maxPages });
-    enqueue(listed.urls, 1);
+    await enqueue(listed.urls, 1);
     yield* drainNotices();
     for (const problem of listed.problems) yield { kind: 'error', input: problem.url, message: problem.message };
   }
@@ -287,14 +287,14 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     if (inFlight.size === 0) {
       const complete = queue.length === 0 && options.signal?.aborted !== true;
       if (!complete || revalidated) {
-        if (complete) frontier.finish();
+        if (complete) await frontier.finish();
         // Nothing in flight, URLs queued, not interrupted: the request budget ended this run.
         else if (options.signal?.aborted !== true) yield { kind: 'limited', limit: 'maxPages', value: options.maxPages, remaining: queue.length };
         return;
       }
       // Everything linked was visited: check the stored pages nothing links to any more.
       revalidated = true;
-      for (const url of options.knownUrls?.(scope.prefix) ?? []) {
+      for (const url of (await options.knownUrls?.(scope.prefix)) ?? []) {
         if (seen.has(url)) continue;
         if (!scope.contains(url) || !robots.isAllowed(url)) {
           yield { kind: 'gone', url, reason: 'outside the crawl scope' };
@@ -303,7 +303,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
         seen.add(url);
         queue.push({ url, depth: REVALIDATION_DEPTH, expand: false });
       }
-      frontier.add(queue);
+      await frontier.add(queue);
       continue;
     }
     const { task, fetched } = await Promise.race(inFlight.values());
@@ -311,7 +311,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     // Interrupted (Ctrl-C): not the page's failure. It stays queued in the frontier, so the next run asks for it again.
     if (fetched.kind === 'failed' && fetched.interrupted === true) continue;
     yield* handle(task, fetched);
-    frontier.done(task.url);
+    await frontier.done(task.url);
     progress(inFlight.size);
     if (counts.outcomes >= MIN_OUTCOMES && counts.failed / counts.outcomes > FAILURE_RATIO) {
       yield { kind: 'stopped', reason: `${counts.failed} of ${counts.outcomes} requests to ${scope.origin} failed, so the crawl stopped; fix the site or the URL and run ingest again to resume` };

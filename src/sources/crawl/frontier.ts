@@ -8,12 +8,15 @@ export type { FrontierEntry } from '../../core/types.js';
  */
 export interface CrawlFrontier {
   /** What an interrupted run of the same crawl left: URLs still queued and all URLs seen. */
-  resume(): { queued: FrontierEntry[]; seen: string[] };
-  add(entries: readonly FrontierEntry[]): void;
-  done(url: string): void;
+  resume(): MaybePromise<{ queued: FrontierEntry[]; seen: string[] }>;
+  add(entries: readonly FrontierEntry[]): MaybePromise<void>;
+  done(url: string): MaybePromise<void>;
   /** The crawl ran to its end: nothing to resume next time. */
-  finish(): void;
+  finish(): MaybePromise<void>;
 }
+
+/** A store-backed frontier answers asynchronously; the crawl awaits each call in order. */
+type MaybePromise<T> = T | Promise<T>;
 
 /** A frontier that lives as long as the crawl (library use and tests). */
 export function createMemoryFrontier(): CrawlFrontier {

@@ -21,7 +21,7 @@ export interface LocalSourceOptions {
   extractors: LocalExtractors;
   now?: () => Date;
   /** Stored pages under a URL prefix: those no file maps to any more are reported gone. */
-  knownUrls?: (prefix: string) => string[];
+  knownUrls?: (prefix: string) => MaybePromise<string[]>;
   /** Pages read at most; the files left are reported in a `limited` item. Unset: every file. */
   maxPages?: number;
 }
@@ -98,7 +98,7 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
 
   // Every file was listed (even when a limit stopped the reading): a stored page of this folder that no file maps to was deleted or moved.
   const current = new Set(urls.values());
-  for (const url of options.knownUrls?.(registry.baseUrl) ?? []) {
+  for (const url of (await options.knownUrls?.(registry.baseUrl)) ?? []) {
     if (!current.has(url)) yield { kind: 'gone', url, reason: `no file of ${directory} is published at ${url} any more` };
   }
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { CatalogStore, IngestJob, SourceInput, SourceLabel, StoredSource } from '../store.js';
+import type { Synchronous } from './synchronous.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
@@ -32,7 +33,7 @@ interface JobRow {
 }
 
 /** Sources (a library at a version, the pages it owns) and ingest jobs, in the index file. */
-export function createCatalogStore(prepare: Prepare, writable: () => void): CatalogStore {
+export function createCatalogStore(prepare: Prepare, writable: () => void): Synchronous<CatalogStore> {
   const listSources = (): StoredSource[] =>
     (
       prepare(

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { FrontierEntry, StoppedBy } from '../../core/types.js';
 import type { CrawlRun, CrawlStateStore, IngestOutcome, IngestRunSummary } from '../store.js';
 import { guardStore } from './sqlite-errors.js';
+import type { Synchronous } from './synchronous.js';
 
 interface RunRow {
   start_url: string;
@@ -19,7 +20,7 @@ const OUTCOMES: readonly IngestOutcome[] = ['running', 'complete', 'limited', 's
  * loses nothing. Each run also records how its last session ended (the outcome columns of
  * schema 6), so an ingest that a limit ended early shows in stats and sources.
  */
-export function createCrawlState(database: Database.Database, path: string): CrawlStateStore {
+export function createCrawlState(database: Database.Database, path: string): Synchronous<CrawlStateStore> {
   const guard = <T>(action: () => T): T => guardStore(path, action);
   // Read-only opens accept schema 5, which has no outcome columns: such runs read as unknown.
   const hasOutcomes = (database.prepare("SELECT count(*) FROM pragma_table_info('crawl_runs') WHERE name = 'outcome'").pluck().get() as number) > 0;

@@ -4,7 +4,8 @@ import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
 import { dot } from '../../core/vectors.js';
 import { hammingShortlist, signBits } from '../dense/binary-codes.js';
-import type { EmbeddingInfo, PendingChunk, VectorHit, VectorRow, VectorStore } from '../vectors.js';
+import type { EmbeddingInfo, VectorHit, VectorRow, VectorStore } from '../vectors.js';
+import type { Synchronous } from './synchronous.js';
 import { createVectorCodesStore, hasCodeColumn, VECTOR_CODES_SQL } from './vector-codes.js';
 
 const MODEL_KEY = 'embedding_model';
@@ -30,19 +31,33 @@ ${VECTOR_CODES_SQL}`;
 /**
  * Brings vector tables written by citedocs ≤ 0.1 (codes in a sqlite-vec `vec0` table) to the
  * current layout: each chunk's code in `chunk_embeddings.code` (filled from its vector when the
- * codes are next packed). The old table needs the extension to be dropped; without it, it stays
- * unused.
+ * codes are next packed), and the old virtual table gone with its shadow tables.
  */
-export function upgradeVectorTables(database: Database.Database, loadVec: () => void): void {
+export function upgradeVectorTables(database: Database.Database): void {
   const exists = (name: string) => database.prepare('SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)').pluck().get(name) === 1;
   if (exists('chunk_embeddings') && !hasCodeColumn(database)) database.exec('ALTER TABLE chunk_embeddings ADD COLUMN code BLOB');
-  if (!exists('chunk_codes')) return;
-  try {
-    loadVec();
-    database.exec('DROP TABLE chunk_codes');
-  } catch {
-    // Dead weight only: nothing reads it.
-  }
+  if (exists('chunk_codes')) dropVirtualTable(database, 'chunk_codes');
+}
+
+/**
+ * Drops a virtual table whose module (here sqlite-vec's `vec0`) is not loaded: `DROP TABLE`
+ * would need the module, so its schema row and its shadow tables (`name_…`, plain tables) are
+ * removed directly, the documented way to delete a table SQLite cannot drop
+ * (https://www.sqlite.org/lang_droptable.html, writable_schema).
+ */
+function dropVirtualTable(database: Database.Database, name: string): void {
+  const shadows = database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE ? ESCAPE '\\' AND sql NOT LIKE 'CREATE VIRTUAL%'").pluck().all(`${name.replace(/[\\%_]/g, '\\$&')}\\_%`) as string[];
+  database.transaction(() => {
+    for (const shadow of shadows) database.exec(`DROP TABLE "${shadow}"`);
+    database.unsafeMode(true);
+    try {
+      database.pragma('writable_schema = ON');
+      database.prepare("DELETE FROM sqlite_schema WHERE type = 'table' AND name = ?").run(name);
+      database.pragma('writable_schema = OFF');
+    } finally {
+      database.unsafeMode(false);
+    }
+  })();
 }
 
 interface IdChunkRow extends ChunkRow {
@@ -58,7 +73,12 @@ const CHUNK_COLUMNS = `c.id, c.chunk_key, p.url, p.title AS page_title, c.anchor
  * Hamming shortlist, then re-scores the shortlist exactly on the float vectors. (sqlite-vec's
  * `vec0` bit KNN, used before, took 64–96 ms per query at 100k chunks; the scan takes ~10.)
  */
-export function createSqliteVectorStore(database: Database.Database, prepare: (sql: string) => Database.Statement, path: string, writable: boolean): VectorStore {
+export interface SqliteVectorStore extends Synchronous<VectorStore> {
+  /** Rebuilds and stores the packed search codes when the vectors changed since (searches do it too, when needed). */
+  refreshCodes(): void;
+}
+
+export function createSqliteVectorStore(database: Database.Database, prepare: (sql: string) => Database.Statement, path: string, writable: boolean): SqliteVectorStore {
   const codes = createVectorCodesStore(database, prepare, writable);
   const tableExists = (name: string) => prepare("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)").pluck().get(name) === 1;
   const meta = (key: string) => prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
@@ -88,10 +108,10 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
     if (meta(MODEL_KEY) !== modelId) throw new StoreError(`The index holds vectors of ${meta(MODEL_KEY) ?? 'no model'}, not ${modelId}.`, path);
     const cache = prepare('INSERT OR IGNORE INTO embedding_cache (model, input_hash, vector) VALUES (?, ?, ?)');
     const cachedId = prepare('SELECT id FROM embedding_cache WHERE model = ? AND input_hash = ?').pluck();
-    const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, vector_id, code) VALUES (?, ?, ?)');
+    const link = prepare('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, vector_id, code) SELECT id, ?, ? FROM chunks WHERE chunk_key = ?');
     for (const row of rows) {
       cache.run(modelId, row.inputHash, blobOf(row.vector));
-      link.run(row.rowId, cachedId.get(modelId, row.inputHash), signBits(row.vector));
+      link.run(cachedId.get(modelId, row.inputHash), signBits(row.vector), row.chunkId);
     }
     if (rows.length > 0) codes.vectorsChanged();
   });
@@ -100,12 +120,12 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
     info: () => info(),
     useModel: (modelId, dimension) => useModel(modelId, dimension),
 
-    pendingChunks(limit, afterRowId) {
+    pendingChunks(limit) {
       const sql = tableExists('chunk_embeddings')
         ? `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id
-            WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id) ORDER BY c.id LIMIT ?`
-        : `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id > ? ORDER BY c.id LIMIT ?`;
-      return (prepare(sql).all(afterRowId, limit) as IdChunkRow[]).map((row): PendingChunk => ({ rowId: row.id, chunk: chunkOfRow(row) }));
+            WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id) ORDER BY c.id LIMIT ?`
+        : `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id ORDER BY c.id LIMIT ?`;
+      return (prepare(sql).all(limit) as IdChunkRow[]).map(chunkOfRow);
     },
 
     cachedDimension(modelId) {
@@ -138,9 +158,8 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
       return found;
     },
 
-    refreshIndex() {
-      const dimension = Number(meta(DIMENSION_KEY));
-      return meta(MODEL_KEY) !== undefined && tableExists('chunk_embeddings') && codes.refresh(dimension);
+    refreshCodes() {
+      if (meta(MODEL_KEY) !== undefined && tableExists('chunk_embeddings')) codes.refresh(Number(meta(DIMENSION_KEY)));
     },
 
     searchVectors(query, options): VectorHit[] {
