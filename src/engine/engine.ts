@@ -18,8 +18,7 @@ import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
 import { passageTrimmer, selectionOptions } from './selection-options.js';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import { assertIndexLocation } from '../store/sqlite/open-database.js';
+import { assertStoreLocation, openStoreHandle, storeExists } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
@@ -41,9 +40,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   // One store handle for the engine's life: searches and writes share it, and writes never close
   // it, so a search running while an ingest writes keeps going (each read sees a committed state).
   let handle: Store | undefined;
-  const store = (): Store => (handle ??= createSqliteStore(config.dbPath));
+  const store = (): Store => (handle ??= openStoreHandle(config.dbPath));
   /** The store when the index exists already (what a re-crawl knows), without creating it. */
-  const existingStore = (): Store | undefined => (handle !== undefined || existsSync(config.dbPath) ? store() : undefined);
+  const existingStore = (): Store | undefined => (handle !== undefined || storeExists(config.dbPath, existsSync) ? store() : undefined);
   let reranking: Reranking | undefined;
   const embedderDependencies: EmbedderDependencies = {
     ...(dependencies.env === undefined ? {} : { env: dependencies.env }),
@@ -144,7 +143,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
       if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
       // An index path that cannot be created fails now, not after the crawl's first pages.
-      assertIndexLocation(config.dbPath);
+      assertStoreLocation(config.dbPath);
       // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
       const { ingest } = await import('./ingest.js');
       const now = dependencies.now ?? (() => new Date());

@@ -1,19 +1,30 @@
 import type { Store } from './store.js';
 import { connectPool, isPostgresUrl, redactUrl } from './postgres/connection.js';
+import { lazyPostgresStore } from './postgres/lazy-postgres-store.js';
 import { migrate } from './postgres/migrate.js';
-import { createPostgresStore } from './postgres/postgres-store.js';
-import { createSqliteStore } from './sqlite/sqlite-store.js';
+import { assertIndexLocation } from './sqlite/open-database.js';
 import { SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from './sqlite/schema.js';
+import { createSqliteStore } from './sqlite/sqlite-store.js';
 
 export { isPostgresUrl, redactUrl } from './postgres/connection.js';
 
 /**
- * Opens the store a `--db` value names: a `postgres://` (or `postgresql://`) URL is a shared
- * PostgreSQL database, anything else the path of a SQLite file.
+ * The one store handle of a process, for the index a `--db` value (or CITEDOCS_DB) names: a
+ * `postgres://` (or `postgresql://`) URL is a shared PostgreSQL database (connected and migrated
+ * at the first call), anything else the path of a SQLite file (opened at the first call).
  */
-export async function openStore(location: string, mode: 'read' | 'write'): Promise<Store> {
-  if (isPostgresUrl(location)) return createPostgresStore(location, { mode });
-  return createSqliteStore(location, mode);
+export function openStoreHandle(location: string): Store {
+  return isPostgresUrl(location) ? lazyPostgresStore(location, { mode: 'write' }) : createSqliteStore(location);
+}
+
+/** Whether the index exists already (a database always does: its schema is made at the first call). */
+export function storeExists(location: string, fileExists: (path: string) => boolean): boolean {
+  return isPostgresUrl(location) || fileExists(location);
+}
+
+/** Fails at once when an index cannot be made at `location` (a file path that cannot be written); a database is checked when it is first used. */
+export function assertStoreLocation(location: string): void {
+  if (!isPostgresUrl(location)) assertIndexLocation(location);
 }
 
 /** What `citedocs migrate` did: the store (shown without a password), its schema now, and (PostgreSQL) the schema it had before. */
@@ -35,8 +46,7 @@ export async function migrateStore(location: string): Promise<MigrateReport> {
       await pool.end();
     }
   }
-  // A SQLite file is migrated when opened for writing.
-  const store = await openStore(location, 'write');
-  await store.close();
+  // A SQLite file is created or upgraded when opened for writing.
+  await createSqliteStore(location, 'write').close();
   return { db: location, backend: 'sqlite', schema: SQLITE_SCHEMA_VERSION };
 }
