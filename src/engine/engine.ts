@@ -355,6 +355,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       return pages;
     },
 
+    indexVersion() {
+      return handle !== undefined && 'indexGeneration' in handle && typeof handle.indexGeneration === 'function' ? (handle.indexGeneration as () => number)() : undefined;
+    },
     async close() {
       await jobs.idle();
       const open = handle;

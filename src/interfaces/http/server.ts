@@ -114,7 +114,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
   app.get('/healthz', async () => {
     const stats = await engine.stats();
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks };
+    const indexVersion = engine.indexVersion();
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, ...(indexVersion === undefined ? {} : { indexVersion }) };
   });
   app.get('/openapi.json', () => openApiDocument());
 
