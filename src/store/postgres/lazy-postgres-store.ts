@@ -26,7 +26,7 @@ const CATALOG_METHODS = [
   'upsertSource', 'renameSource', 'recordCrawl', 'listSources', 'sourceNames', 'sourceLabels', 'pageUrlsOfSource', 'deleteSource', 'startJob', 'updateJob', 'listJobs',
 ] as const satisfies readonly (keyof CatalogStore)[];
 const VECTOR_METHODS = ['info', 'useModel', 'pendingChunks', 'cachedDimension', 'cachedVectors', 'putVectors', 'vectorsOf', 'searchVectors'] as const satisfies readonly (keyof VectorStore)[];
-const LEASE_METHODS = ['add', 'lease', 'renew', 'complete', 'progress', 'reserveHostSlot'] as const satisfies readonly (keyof FrontierLeases)[];
+const LEASE_METHODS = ['add', 'lease', 'claim', 'renew', 'complete', 'progress', 'reserveHostSlot'] as const satisfies readonly (keyof FrontierLeases)[];
 
 /**
  * A PostgreSQL store handle that can be made synchronously (as the engine makes its one store

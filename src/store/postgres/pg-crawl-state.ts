@@ -19,6 +19,8 @@ export function createPgCrawlState(pool: pg.Pool): CrawlStateStore {
   return {
     openRun: (startUrl, settings, startedAt) =>
       inTransaction(pool, async (client) => {
+        // Workers starting one crawl at once take turns, so they all join the same run.
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('crawl:' || $1))", [startUrl]);
         const unfinished = (
           await client.query<{ id: number; settings: string }>('SELECT id, settings FROM crawl_runs WHERE start_url = $1 AND finished_at IS NULL ORDER BY id DESC FOR UPDATE', [startUrl])
         ).rows;

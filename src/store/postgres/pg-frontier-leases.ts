@@ -21,6 +21,8 @@ export interface FrontierLeases {
   add(runId: number, entries: readonly FrontierEntry[]): Promise<void>;
   /** Leases up to `limit` open entries (oldest first) to `worker` for `leaseMs`. */
   lease(runId: number, worker: string, limit: number, leaseMs: number): Promise<FrontierEntry[]>;
+  /** Leases this entry to `worker` when nobody else holds it and it is not done (or it holds it already); whether it may fetch it. */
+  claim(runId: number, worker: string, url: string, leaseMs: number): Promise<boolean>;
   /** Extends every lease `worker` holds in the run: a worker that is alive keeps its entries. */
   renew(runId: number, worker: string, leaseMs: number): Promise<number>;
   /** Marks a leased entry done; false when the lease was lost (it expired and another worker took the entry). */
@@ -51,6 +53,14 @@ export function createFrontierLeases(pool: pg.Pool): FrontierLeases {
         [runId, worker, limit, leaseMs],
       );
       return rows.rows.sort((a, b) => Number(a.position) - Number(b.position)).map(({ url, depth }) => ({ url, depth }));
+    },
+    async claim(runId, worker, url, leaseMs) {
+      const result = await pool.query(
+        `UPDATE frontier SET leased_by = $3, leased_until = now() + make_interval(secs => $4::double precision / 1000)
+          WHERE run_id = $1 AND url = $2 AND NOT done AND (leased_until IS NULL OR leased_until < now() OR leased_by = $3)`,
+        [runId, url, worker, leaseMs],
+      );
+      return (result.rowCount ?? 0) > 0;
     },
     async renew(runId, worker, leaseMs) {
       const result = await pool.query(
