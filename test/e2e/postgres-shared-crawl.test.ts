@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { type SiteServer, serveSite } from '../../src/testing/http-site.js';
@@ -7,7 +8,7 @@ const skip = postgresSkipReason();
 const PAGES = 40;
 
 /** A page answered after a short pause, so a crawl is still under way when a worker is stopped. */
-const slowPage = (title: string, links: readonly string[]) => (_request: unknown, response: import('node:http').ServerResponse) => {
+const slowPage = (title: string, links: readonly string[]) => (_request: unknown, response: ServerResponse) => {
   setTimeout(() => {
     response
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
