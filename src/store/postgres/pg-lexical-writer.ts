@@ -154,7 +154,9 @@ export function createPgLexicalWriter() {
   };
 
   const merge = async (client: pg.ClientBase, ids: readonly number[]): Promise<number> => {
-    const sources = await Promise.all(ids.map((id) => segmentOf(client, id)));
+    // One statement at a time: a client runs its queries in order.
+    const sources: StoredSegment[] = [];
+    for (const id of ids) sources.push(await segmentOf(client, id));
     const deleted: Uint8Array[] = [];
     for (const source of sources) deleted.push(await readDeleted(client, source.id));
     const { rowIds, lengths, linkKeys, remaps } = mergedDocuments(sources, deleted);
