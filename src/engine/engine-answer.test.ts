@@ -55,10 +55,11 @@ describe('LLM answers on a fake OpenAI-compatible server', () => {
     expect(links.length).toBeGreaterThan(2);
     for (const link of links) {
       const [page = '', anchor] = link.split('#');
-      expect(store.resolvePageUrl(page), link).toBeDefined();
-      if (anchor !== undefined) expect(store.anchorsOf(store.resolvePageUrl(page) ?? '').has(decodeURIComponent(anchor)), link).toBe(true);
+      const stored = await store.resolvePageUrl(page);
+      expect(stored, link).toBeDefined();
+      if (anchor !== undefined) expect((await store.anchorsOf(stored ?? '')).has(decodeURIComponent(anchor)), link).toBe(true);
     }
-    store.close();
+    await store.close();
     expect(response.answer).not.toMatch(/evil\.example\/steal/);
     expect(response.answer).toContain('curl http://evil.example/in-code');
     expect(response.answer).toContain(`${BASE}guide/setup#configure-timeouts`);

@@ -124,7 +124,7 @@ describe('engine.inspect', () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    const page = engine.inspect('https://widget.example/docs/guide/setup#install-the-cli');
+    const page = (await engine.inspect('https://widget.example/docs/guide/setup#install-the-cli'));
     expect(page).toMatchObject({ url: 'https://widget.example/docs/guide/setup', title: 'Setup', anchors: ['configure-timeouts', 'install-the-cli', 'setup'] });
     expect(page?.chunks.map((chunk) => [chunk.anchor, chunk.headingPath])).toEqual([
       ['install-the-cli', ['Setup', 'Install the CLI']],

@@ -52,7 +52,7 @@ describe('ingest of a site, then again', () => {
     expect(third).toMatchObject({ added: 0, changed: 1, unchanged: 1, removed: 1, fetched: 1 });
     expect((await engine.search('zeppelins')).results[0]?.url).toBe(`${site.server.base}/docs/a.html`);
     expect((await engine.search('beta')).results).toEqual([]);
-    expect(engine.stats().pages).toBe(2);
+    expect((await engine.stats()).pages).toBe(2);
     await engine.close();
   });
 
@@ -101,7 +101,7 @@ describe('ingest in several runs', () => {
     const second = await engine.ingest(start, { maxPages: 3 });
     expect(second).toMatchObject({ added: 2 });
     expect(second.queued).toBeUndefined();
-    expect(engine.stats().pages).toBe(5);
+    expect((await engine.stats()).pages).toBe(5);
     await engine.close();
   });
 
@@ -111,10 +111,10 @@ describe('ingest in several runs', () => {
     const engine = createEngine({ dbPath: dbPath(), crawl: { retries: 0, useSitemaps: false } });
     const start = `${site.server.base}/docs/`;
     expect(await engine.ingest(start)).toMatchObject({ duplicates: 1 });
-    expect(engine.stats().pages).toBe(2);
+    expect((await engine.stats()).pages).toBe(2);
     const again = await engine.ingest(start);
     expect(again).toMatchObject({ added: 0, changed: 0 });
-    expect(engine.stats().pages).toBe(2);
+    expect((await engine.stats()).pages).toBe(2);
     await engine.close();
   });
 });

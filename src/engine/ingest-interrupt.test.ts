@@ -25,13 +25,13 @@ describe('an ingest interrupted (Ctrl-C) while a page is in flight', () => {
     const start = `${server.base}/docs/`;
     const first = await engine.ingest(start, { signal: controller.signal });
     expect(first).toMatchObject({ interrupted: true, pages: 1, errors: [] });
-    expect(engine.stats().ingests[0]).toMatchObject({ source: start, outcome: 'interrupted', complete: false });
+    expect((await engine.stats()).ingests[0]).toMatchObject({ source: start, outcome: 'interrupted', complete: false });
 
     interrupt = false;
     const second = await engine.ingest(start);
     expect(second).toMatchObject({ interrupted: false, added: 1, errors: [] });
-    expect(engine.stats().ingests[0]).toMatchObject({ outcome: 'complete', complete: true });
-    expect(engine.stats().pages).toBe(2);
+    expect((await engine.stats()).ingests[0]).toMatchObject({ outcome: 'complete', complete: true });
+    expect((await engine.stats()).pages).toBe(2);
     await engine.close();
   });
 });

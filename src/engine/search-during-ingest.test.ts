@@ -35,8 +35,12 @@ describe('engine searching while it ingests', () => {
     expect(report).toMatchObject({ errors: [], interrupted: false });
     expect(failures).toEqual([]);
     expect(searches).toBeGreaterThan(1);
-    const { results } = await engine.search('vacuum step 77 table t77', { limit: 1 });
-    expect(results[0]?.url).toBe('https://d.example/page-77#vacuum-77');
+    const seen = await engine.search('vacuum step 77 table t77', { limit: 5 });
+    expect(seen.results[0]?.url).toBe('https://d.example/page-77#vacuum-77');
+    // The same answers as an engine opened on the file afterwards (this one's search indexed what waited).
+    const fresh = createEngine({ dbPath, embed: { embedder: 'none' } });
+    expect(await fresh.search('vacuum step 77 table t77', { limit: 5 })).toEqual(seen);
+    await fresh.close();
     await engine.close();
   });
 });

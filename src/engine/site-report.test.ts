@@ -15,20 +15,20 @@ function chunk(pageUrl: string, ordinal: number, anchor?: string): Chunk {
 }
 
 describe('site report', () => {
-  it('shows a bad extraction before anyone asks: an anchor not on its page, one section holding a page, a title every page shares, a page with no passage', () => {
+  it('shows a bad extraction before anyone asks: an anchor not on its page, one section holding a page, a title every page shares, a page with no passage', async () => {
     const store = createSqliteStore(join(mkdtempSync(join(tmpdir(), 'citedocs-report-')), 'index.db'), 'write');
     const site = 'https://d.example/docs/';
-    store.upsertPage(page(`${site}a.html`, 'Widgets 3.2 documentation', ['intro', 'setup'], [{ level: 1, text: 'A', anchor: 'intro' }, { level: 2, text: 'Setup', anchor: 'setup' }, { level: 2, text: 'Notes' }]), [
+    await store.upsertPage(page(`${site}a.html`, 'Widgets 3.2 documentation', ['intro', 'setup'], [{ level: 1, text: 'A', anchor: 'intro' }, { level: 2, text: 'Setup', anchor: 'setup' }, { level: 2, text: 'Notes' }]), [
       chunk(`${site}a.html`, 0, 'intro'),
       chunk(`${site}a.html`, 1, 'setup'),
       chunk(`${site}a.html`, 2, 'setup'),
       chunk(`${site}a.html`, 3, 'setup'),
       chunk(`${site}a.html`, 4, 'readability-page-1'),
     ]);
-    store.upsertPage(page(`${site}b.html`, 'Widgets 3.2 documentation', [], []), []);
-    store.upsertPage(page('https://other.example/c.html', 'Other', [], []), [chunk('https://other.example/c.html', 0)]);
-    const report = siteReport(store, site);
-    store.close();
+    await store.upsertPage(page(`${site}b.html`, 'Widgets 3.2 documentation', [], []), []);
+    await store.upsertPage(page('https://other.example/c.html', 'Other', [], []), [chunk('https://other.example/c.html', 0)]);
+    const report = await siteReport(store, site);
+    await store.close();
     expect(report).toMatchObject({
       site,
       pages: 2,

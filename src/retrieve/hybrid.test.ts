@@ -64,20 +64,20 @@ let directory: string;
 let store: Store;
 let allChunks: Chunk[];
 
-beforeAll(() => {
+beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'citedocs-hybrid-'));
   store = createSqliteStore(join(directory, 'index.db'), 'write');
   for (const { url, title, chunks } of site) {
     const page: Page = { url, canonicalUrl: url, title, markdown: chunks.map((chunk) => chunk.text).join('\n\n'), headings: [], anchors: [], contentHash: `hash:${url}`, fetchedAt: '2026-01-01T00:00:00.000Z', source: 'crawl' };
-    store.upsertPage(
+    await store.upsertPage(
       page,
       chunks.map(({ key, text }) => ({ id: key, pageUrl: url, pageTitle: title, headingPath: [], text, tokenCount: text.split(' ').length, contentHash: `c:${key}` })),
     );
   }
-  allChunks = site.flatMap(({ url }) => store.chunksOf(url));
+  allChunks = (await Promise.all(site.map(({ url }) => store.chunksOf(url)))).flat();
 });
-afterAll(() => {
-  store.close();
+afterAll(async () => {
+  await store.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -109,7 +109,7 @@ const embedderOn = (server: FakeOpenAiServer): Embedder => createOpenAiEmbedder(
 async function vectorSearchDouble(embedder: Embedder): Promise<{ searchVectors: NonNullable<HybridSources['searchVectors']>; calls: VectorSearch[] }> {
   const vectors = await embedder.embed({ texts: allChunks.map((chunk) => chunk.text), mode: 'passage' });
   const calls: VectorSearch[] = [];
-  const searchVectors = (query: Float32Array, options: VectorSearch): VectorHit[] => {
+  const searchVectors = async (query: Float32Array, options: VectorSearch): Promise<VectorHit[]> => {
     calls.push(options);
     return allChunks
       .map((chunk, index) => ({ chunk, similarity: dot(query, vectors[index] ?? new Float32Array()) }))
@@ -169,7 +169,7 @@ function recordingIndex(): TextIndex & { queries: TextQuery[] } {
 describe('retrieveHybrid with BM25 only (a real SQLite index)', () => {
   it("runs only bm25:original and returns the index's BM25 order and raw scores", async () => {
     const result = await retrieveHybrid('How does a standby server replay WAL?', { index: store }, baseOptions());
-    const direct = store.searchText({ text: 'How does a standby server replay WAL?', limit: 10, ranking: baseOptions().ranking });
+    const direct = await store.searchText({ text: 'How does a standby server replay WAL?', limit: 10, ranking: baseOptions().ranking });
     expect(result.lists).toEqual(['bm25:original']);
     expect(result.warnings).toEqual([]);
     expect(direct.length).toBeGreaterThan(2);
@@ -257,7 +257,7 @@ describe('retrieveHybrid, confidentMargin (a TextIndex double with set BM25 scor
     options.techniques = { ...options.techniques, confidentMargin: 0.5, prf: { ...options.techniques.prf, enabled: true }, hyde: { enabled: true, weight: 0.8 }, expansion: { enabled: true, weight: 0.7, variants: 1 } };
     const embedder = embedderOn(server);
     const index = createTextIndexDouble({ hits: hitsScored(first, second), documentFrequency });
-    const result = await retrieveHybrid('standby', { index, embedder, searchVectors: () => [], llm: llmOn(server) }, options);
+    const result = await retrieveHybrid('standby', { index, embedder, searchVectors: async () => [], llm: llmOn(server) }, options);
     return { result, server };
   }
 

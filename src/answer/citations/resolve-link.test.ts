@@ -17,62 +17,62 @@ const SETUP = 'https://d.example/docs/guide/setup.html';
 const USAGE = 'https://d.example/docs/guide/usage.html';
 
 describe('resolveLink', () => {
-  it('accepts a stored page and an anchor it has, spelled as stored, encoded or in another case', () => {
-    expect(resolveLink(`${SETUP}#install`, index, none)).toEqual({ ok: true, url: `${SETUP}#install`, contextual: false });
-    expect(resolveLink('https://d.example/docs/guide/setup.md#with%20space', index, none)).toMatchObject({ ok: true, url: `${SETUP}#with%20space` });
-    expect(resolveLink(`${SETUP}#config`, index, none)).toMatchObject({ ok: true, url: `${SETUP}#Config` });
+  it('accepts a stored page and an anchor it has, spelled as stored, encoded or in another case', async () => {
+    expect(await resolveLink(`${SETUP}#install`, index, none)).toEqual({ ok: true, url: `${SETUP}#install`, contextual: false });
+    expect(await resolveLink('https://d.example/docs/guide/setup.md#with%20space', index, none)).toMatchObject({ ok: true, url: `${SETUP}#with%20space` });
+    expect(await resolveLink(`${SETUP}#config`, index, none)).toMatchObject({ ok: true, url: `${SETUP}#Config` });
   });
 
-  it('drops an anchor no page has, keeping the page, and says so', () => {
-    expect(resolveLink(`${SETUP}#invented`, index, none)).toEqual({
+  it('drops an anchor no page has, keeping the page, and says so', async () => {
+    expect(await resolveLink(`${SETUP}#invented`, index, none)).toEqual({
       ok: true, url: SETUP, note: `Removed #invented from ${SETUP}: no indexed page has that anchor.`, contextual: false,
     });
   });
 
-  it('moves an anchor to the only page that has it', () => {
-    expect(resolveLink(`${SETUP}#unique-one`, index, none)).toMatchObject({ ok: true, url: 'https://d.example/docs/other/page#unique-one', contextual: true });
+  it('moves an anchor to the only page that has it', async () => {
+    expect(await resolveLink(`${SETUP}#unique-one`, index, none)).toMatchObject({ ok: true, url: 'https://d.example/docs/other/page#unique-one', contextual: true });
   });
 
-  it('moves an anchor several pages have to the one the sentence cites, before the one under the linked page', () => {
+  it('moves an anchor several pages have to the one the sentence cites, before the one under the linked page', async () => {
     const context: LinkContext = { cited: ['https://d.example/docs/other/page'], selected: [] };
-    expect(resolveLink('https://d.example/docs/guide#install', index, context)).toMatchObject({ ok: true, url: 'https://d.example/docs/other/page#install' });
+    expect(await resolveLink('https://d.example/docs/guide#install', index, context)).toMatchObject({ ok: true, url: 'https://d.example/docs/other/page#install' });
   });
 
-  it('moves an anchor several pages have to the one selected source among them', () => {
+  it('moves an anchor several pages have to the one selected source among them', async () => {
     const context: LinkContext = { cited: [], selected: [USAGE, 'https://d.example/api/a'] };
-    expect(resolveLink('https://d.example/api/a#install', index, context)).toMatchObject({ ok: true, url: `${USAGE}#install` });
+    expect(await resolveLink('https://d.example/api/a#install', index, context)).toMatchObject({ ok: true, url: `${USAGE}#install` });
   });
 
-  it('unlinks an anchor several pages have when nothing tells them apart', () => {
-    expect(resolveLink('https://d.example/api/a#install', index, none)).toMatchObject({ ok: false, contextual: true, reason: expect.stringContaining('the context does not say which') });
+  it('unlinks an anchor several pages have when nothing tells them apart', async () => {
+    expect(await resolveLink('https://d.example/api/a#install', index, none)).toMatchObject({ ok: false, contextual: true, reason: expect.stringContaining('the context does not say which') });
     const twoCited: LinkContext = { cited: [SETUP, USAGE], selected: [] };
-    expect(resolveLink('https://d.example/api/a#install', index, twoCited).ok).toBe(false);
+    expect((await resolveLink('https://d.example/api/a#install', index, twoCited)).ok).toBe(false);
   });
 
-  it('replaces a folder URL by the only page under it that has the anchor', () => {
-    expect(resolveLink('https://d.example/docs/guide/#run', index, none)).toMatchObject({ ok: true, url: `${USAGE}#run` });
+  it('replaces a folder URL by the only page under it that has the anchor', async () => {
+    expect(await resolveLink('https://d.example/docs/guide/#run', index, none)).toMatchObject({ ok: true, url: `${USAGE}#run` });
   });
 
-  it('replaces a folder URL by the page under it that the sentence cites, dropping an anchor none of them has', () => {
-    expect(resolveLink('https://d.example/api/', index, { cited: ['https://d.example/api/b'], selected: [] })).toMatchObject({ ok: true, url: 'https://d.example/api/b' });
-    const verdict = resolveLink('https://d.example/api#nope', index, { cited: ['https://d.example/api/b'], selected: [] });
+  it('replaces a folder URL by the page under it that the sentence cites, dropping an anchor none of them has', async () => {
+    expect(await resolveLink('https://d.example/api/', index, { cited: ['https://d.example/api/b'], selected: [] })).toMatchObject({ ok: true, url: 'https://d.example/api/b' });
+    const verdict = await resolveLink('https://d.example/api#nope', index, { cited: ['https://d.example/api/b'], selected: [] });
     expect(verdict).toMatchObject({ ok: true, url: 'https://d.example/api/b', note: expect.stringContaining('#nope is on none of them') });
   });
 
-  it('unlinks a folder URL when several pages under it fit', () => {
-    expect(resolveLink('https://d.example/api/', index, none)).toMatchObject({ ok: false, contextual: true });
+  it('unlinks a folder URL when several pages under it fit', async () => {
+    expect(await resolveLink('https://d.example/api/', index, none)).toMatchObject({ ok: false, contextual: true });
   });
 
-  it('unlinks an invented page, unless a cited source on the same site has its anchor', () => {
-    expect(resolveLink('https://d.example/made/up', index, none)).toEqual({ ok: false, reason: 'no such page in the index.', contextual: false });
-    expect(resolveLink('https://d.example/made/up#run', index, none)).toMatchObject({ ok: false, contextual: true });
-    expect(resolveLink('https://d.example/made/up#run', index, { cited: [USAGE], selected: [] })).toMatchObject({ ok: true, url: `${USAGE}#run` });
-    expect(resolveLink('https://d.example/made/up#elsewhere', index, { cited: ['https://other.example/x'], selected: [] }).ok).toBe(false);
+  it('unlinks an invented page, unless a cited source on the same site has its anchor', async () => {
+    expect(await resolveLink('https://d.example/made/up', index, none)).toEqual({ ok: false, reason: 'no such page in the index.', contextual: false });
+    expect(await resolveLink('https://d.example/made/up#run', index, none)).toMatchObject({ ok: false, contextual: true });
+    expect(await resolveLink('https://d.example/made/up#run', index, { cited: [USAGE], selected: [] })).toMatchObject({ ok: true, url: `${USAGE}#run` });
+    expect((await resolveLink('https://d.example/made/up#elsewhere', index, { cited: ['https://other.example/x'], selected: [] })).ok).toBe(false);
   });
 });
 
 describe('findAnchor', () => {
-  it('matches as written, decoded, or by case when only one anchor differs by case', () => {
+  it('matches as written, decoded, or by case when only one anchor differs by case', async () => {
     const anchors = new Set(['a b', 'json.dumps', 'Setup', 'x', 'X']);
     expect(findAnchor(anchors, 'a%20b')).toBe('a b');
     expect(findAnchor(anchors, 'json.dumps')).toBe('json.dumps');

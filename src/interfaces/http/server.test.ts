@@ -302,8 +302,8 @@ describe('HTTP API', () => {
   it('GET /api/sources says what is indexed, with topics to try taken from page titles, or the configured questions', async () => {
     const base = await serve();
     const body = (await (await fetch(`${base}/api/sources`)).json()) as { pages: number; chunks: number; sources: { url: string; pages: number }[]; examples: string[] };
-    expect(body.pages).toBe(engine.stats().pages);
-    expect(body.chunks).toBe(engine.stats().chunks);
+    expect(body.pages).toBe((await engine.stats()).pages);
+    expect(body.chunks).toBe((await engine.stats()).chunks);
     expect(body.sources).toMatchObject([{ url: `${site.url}docs/`, pages: body.pages }]);
     expect(body.sources).toHaveLength(1);
     expect(body.examples.length).toBeGreaterThan(0);

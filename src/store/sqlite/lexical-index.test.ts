@@ -9,8 +9,7 @@ import type { Chunk, LexicalRanking, Page } from '../../core/types.js';
 import { queryTerms } from '../lexical/analyze.js';
 import { scoreBm25f } from '../lexical/bm25f.js';
 import { buildSegment } from '../lexical/segment.js';
-import { createSqliteStore } from './sqlite-store.js';
-import type { Store } from '../store.js';
+import { openSqliteConnection, type SqliteConnection } from './sqlite-connection.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-segments-')), 'index.db');
 // Link priors on: the counts kept per commit must give the priors of a whole rebuild.
@@ -28,7 +27,7 @@ interface ChunkSpec {
 type Operation = { kind: 'upsert'; page: number; chunks: ChunkSpec[]; refresh: boolean } | { kind: 'remove'; page: number; refresh: boolean };
 
 let version = 0;
-function upsert(store: Store, page: number, specs: readonly ChunkSpec[]): void {
+function upsert(store: SqliteConnection, page: number, specs: readonly ChunkSpec[]): void {
   version += 1;
   const url = urlOf(page);
   const stored: Page = {
@@ -61,7 +60,7 @@ function rebuiltScores(path: string, question: string) {
   return scoreBm25f(segment, queryTerms(question, isStopWord, 1), ranking, 10).map((doc) => ({ id: rows[doc.ordinal]?.chunk_key, score: doc.score }));
 }
 
-const segmentedScores = (store: Store, question: string) => store.searchText({ text: question, limit: 10, ranking }).map((hit) => ({ id: hit.chunk.id, score: hit.bm25 }));
+const segmentedScores = (store: SqliteConnection, question: string) => store.searchText({ text: question, limit: 10, ranking }).map((hit) => ({ id: hit.chunk.id, score: hit.bm25 }));
 
 const chunkSpec = fc.record({
   words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }),
@@ -79,12 +78,12 @@ describe('segmented lexical index', () => {
     fc.assert(
       fc.property(fc.array(operation, { minLength: 1, maxLength: 40 }), (operations) => {
         const path = dbPath();
-        const store = createSqliteStore(path, 'write');
+        const store = openSqliteConnection(path, 'write');
         try {
           for (const step of operations) {
             if (step.kind === 'upsert') upsert(store, step.page, step.chunks);
             else store.removePage(urlOf(step.page));
-            if (step.refresh) store.refreshTextIndex();
+            if (step.refresh) store.flush();
           }
           for (const question of [...WORDS, 'alpha beta', 'vacuum index lock', 'mod1.f2', 'page table']) {
             expect(segmentedScores(store, question), question).toEqual(rebuiltScores(path, question));
@@ -99,10 +98,10 @@ describe('segmented lexical index', () => {
 
   it('adds a small segment per update and merges them by tiers, so segments stay few', () => {
     const path = dbPath();
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     for (let update = 0; update < 35; update += 1) {
       upsert(store, update, [{ words: ['alpha', WORDS[update % WORDS.length] ?? 'beta'], anchor: null, api: false, link: null }]);
-      store.refreshTextIndex();
+      store.flush();
     }
     store.close();
     const raw = new Database(path, { readonly: true });
@@ -114,9 +113,9 @@ describe('segmented lexical index', () => {
 
   it('marks a deleted chunk with a tombstone, and rewrites a segment once most of it is deleted', () => {
     const path = dbPath();
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     for (let page = 0; page < 4; page += 1) upsert(store, page, [{ words: ['alpha', 'beta'], anchor: null, api: false, link: null }]);
-    store.refreshTextIndex();
+    store.flush();
     store.removePage(urlOf(0));
     const raw = new Database(path, { readonly: true });
     const segments = () => raw.prepare('SELECT doc_count, deleted_count FROM lexical_segments').all();
@@ -124,7 +123,7 @@ describe('segmented lexical index', () => {
     expect(store.searchText({ text: 'alpha', limit: 10, ranking })).toHaveLength(3);
     store.removePage(urlOf(1));
     store.removePage(urlOf(2));
-    store.refreshTextIndex();
+    store.flush();
     expect(segments()).toEqual([{ doc_count: 1, deleted_count: 0 }]);
     expect(store.termStats(['alpha'])).toEqual({ documents: 1, documentFrequency: new Map([['alpha', 1]]) });
     raw.close();
@@ -133,7 +132,7 @@ describe('segmented lexical index', () => {
 
   it('counts a page linked from ANOTHER page that changes: its page prior follows at once', () => {
     const path = dbPath();
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     upsert(store, 0, [{ words: ['vacuum'], anchor: 1, api: false, link: null }]);
     upsert(store, 1, [{ words: ['vacuum'], anchor: 1, api: false, link: null }]);
     upsert(store, 2, [{ words: ['lock'], anchor: null, api: false, link: { page: 1, anchor: 1 } }]);
@@ -148,7 +147,7 @@ describe('segmented lexical index', () => {
 
   it('upgrades an index of the one-segment layout (schema 7) in place: read in memory until then, rebuilt once by the next writer', () => {
     const path = dbPath();
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     upsert(store, 0, [{ words: ['vacuum', 'alpha'], anchor: 1, api: true, link: null }]);
     upsert(store, 1, [{ words: ['vacuum'], anchor: null, api: false, link: { page: 0, anchor: 1 } }]);
     store.close();
@@ -161,11 +160,11 @@ describe('segmented lexical index', () => {
       UPDATE meta SET value = '3' WHERE key = 'lexical_format';
       PRAGMA user_version = 7;`);
     raw.close();
-    const reader = createSqliteStore(path, 'read');
+    const reader = openSqliteConnection(path, 'read');
     expect(segmentedScores(reader, 'vacuum')).toEqual(expected);
-    const writer = createSqliteStore(path, 'write');
-    expect(writer.refreshTextIndex()).toBe(true);
-    expect(writer.refreshTextIndex()).toBe(false);
+    const writer = openSqliteConnection(path, 'write');
+    expect(writer.flush()).toBe(true);
+    expect(writer.flush()).toBe(false);
     expect(segmentedScores(writer, 'vacuum')).toEqual(expected);
     // The reader opened before the upgrade reads the new layout from then on.
     expect(segmentedScores(reader, 'vacuum')).toEqual(expected);

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../core/hash.js';
 import type { Chunk, Page } from '../../core/types.js';
-import type { Store } from '../store.js';
-import { createSqliteStore } from './sqlite-store.js';
+import { openSqliteConnection, type SqliteConnection } from './sqlite-connection.js';
 
 const ranking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, pagePrior: 0, quotedWeight: 1 };
-const newStore = () => createSqliteStore(join(mkdtempSync(join(tmpdir(), 'citedocs-scope-')), 'index.db'), 'write');
+const newStore = () => openSqliteConnection(join(mkdtempSync(join(tmpdir(), 'citedocs-scope-')), 'index.db'), 'write');
 
-function add(store: Store, library: string, url: string, text: string): void {
+function add(store: SqliteConnection, library: string, url: string, text: string): void {
   const source = store.catalog.upsertSource({ library, version: '1', rootUrl: `https://${library}.example/`, kind: 'crawl', createdAt: '2026-01-01T00:00:00.000Z' });
   const page: Page = { url, canonicalUrl: url, title: url, markdown: text, headings: [], anchors: [], contentHash: sha256(text), fetchedAt: '2026-01-01T00:00:00.000Z', source: 'crawl' };
   const chunk: Chunk = { id: sha256(url), pageUrl: url, pageTitle: '', headingPath: [], text, tokenCount: 5, contentHash: sha256(text) };

@@ -16,8 +16,8 @@ import type { Synchronous } from './synchronous.js';
 /** One connection to the index file: the store's methods, run synchronously, each read or write one transaction. */
 export interface SqliteConnection extends Synchronous<Store> {
   readonly writable: boolean;
-  /** Indexes what waits (chunks not yet in a lexical segment, vectors not yet in the packed codes), so other connections see it. */
-  flush(): void;
+  /** Indexes what waits (chunks not yet in a lexical segment, vectors not yet in the packed codes), so other connections see it; whether it had to. */
+  flush(): boolean;
 }
 
 /** Opens one connection to a SQLite index file (in write mode: created or upgraded in place). */
@@ -177,10 +177,10 @@ export function openSqliteConnection(path: string, mode: OpenMode): SqliteConnec
     stats: () => guard(() => stats(prepare, path, crawlState.latestRuns())),
     hasChunks: () => guard(() => prepare('SELECT EXISTS (SELECT 1 FROM chunks)').pluck().get() === 1),
     flush: () => {
-      if (mode !== 'write' || !database.open) return;
-      guard(() => {
-        lexical.refresh();
-        vectors.refreshCodes();
+      if (mode !== 'write' || !database.open) return false;
+      return guard(() => {
+        const indexed = lexical.refresh();
+        return vectors.refreshCodes() || indexed;
       });
     },
     // A writer's last chunks are indexed before it lets go, so readers of the file see every page it stored.

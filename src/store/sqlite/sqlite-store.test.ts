@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../core/errors.js';
 import type { Chunk, Page } from '../../core/types.js';
-import { createSqliteStore } from './sqlite-store.js';
+import { openSqliteConnection } from './sqlite-connection.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'index.db');
 const ranking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, pagePrior: 0, quotedWeight: 1 };
@@ -23,7 +23,7 @@ function chunkOf(page: Page, text: string, anchor?: string, headingPath: string[
 
 describe('SQLite store', () => {
   it('stores pages, chunks and anchors, and finds chunks by BM25 with stemming', () => {
-    const store = createSqliteStore(dbPath(), 'write');
+    const store = openSqliteConnection(dbPath(), 'write');
     const page = pageOf('https://d.example/a.html', 'a', ['install', 'other-id']);
     expect(store.upsertPage(page, [chunkOf(page, 'Creating indexes concurrently avoids locks', 'install', ['Guide', 'Install']), chunkOf(page, 'Unrelated text about tables')])).toBe('added');
     const hits = store.searchText({ text: 'create index', limit: 10, ranking });
@@ -37,7 +37,7 @@ describe('SQLite store', () => {
   });
 
   it('ranks a match in the heading path above the same match in body text', () => {
-    const store = createSqliteStore(dbPath(), 'write');
+    const store = openSqliteConnection(dbPath(), 'write');
     const one = pageOf('https://d.example/1.html', '1');
     const two = pageOf('https://d.example/2.html', '2');
     store.upsertPage(one, [chunkOf(one, 'Some words and then vacuum appears here once')]);
@@ -48,7 +48,7 @@ describe('SQLite store', () => {
   });
 
   it('treats query terms as data: quotes and FTS operators cannot break the query', () => {
-    const store = createSqliteStore(dbPath(), 'write');
+    const store = openSqliteConnection(dbPath(), 'write');
     const page = pageOf('https://d.example/q.html', 'q');
     store.upsertPage(page, [chunkOf(page, 'NEAR AND OR quote"d text')]);
     expect(() => store.searchText({ text: '" near( and *', limit: 5, ranking })).not.toThrow();
@@ -57,7 +57,7 @@ describe('SQLite store', () => {
 
   it('reports an unchanged page without rewriting it, and replaces a changed page’s chunks and anchors', () => {
     const path = dbPath();
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     const first = pageOf('https://d.example/p.html', 'v1', ['old']);
     store.upsertPage(first, [chunkOf(first, 'alpha version one')]);
     expect(store.upsertPage(first, [])).toBe('unchanged');
@@ -72,7 +72,7 @@ describe('SQLite store', () => {
   });
 
   it('writes a page atomically: a failing write leaves the previous version intact', () => {
-    const store = createSqliteStore(dbPath(), 'write');
+    const store = openSqliteConnection(dbPath(), 'write');
     const page = pageOf('https://d.example/p.html', 'v1');
     store.upsertPage(page, [chunkOf(page, 'original text')]);
     const broken = { ...chunkOf(page, 'new text'), headingPath: undefined as unknown as string[], tokenCount: null as unknown as number };
@@ -83,7 +83,7 @@ describe('SQLite store', () => {
   });
 
   it('resolves a recorded alias (a URL that redirects) to its page, and forgets it with the page', () => {
-    const store = createSqliteStore(dbPath(), 'write');
+    const store = openSqliteConnection(dbPath(), 'write');
     const page = { ...pageOf('https://d.example/new.html', 'n'), aliases: ['https://d.example/old.html'] };
     store.upsertPage(page, [chunkOf(page, 'text')]);
     expect(store.resolvePageUrl('https://d.example/old.html')).toBe(page.url);
@@ -96,7 +96,7 @@ describe('SQLite store', () => {
 
   it('upgrades an index written by an older schema in place, keeping its pages', () => {
     const path = dbPath();
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     const page = pageOf('https://d.example/p.html', 'v1');
     store.upsertPage(page, [chunkOf(page, 'kept words')]);
     store.close();
@@ -105,8 +105,8 @@ describe('SQLite store', () => {
       'DROP INDEX pages_by_source; ALTER TABLE pages DROP COLUMN source_id; DROP TABLE sources; DROP TABLE jobs; DROP TABLE page_aliases; ALTER TABLE pages DROP COLUMN chunking; ALTER TABLE crawl_runs DROP COLUMN outcome; ALTER TABLE crawl_runs DROP COLUMN ended_at; ALTER TABLE crawl_runs DROP COLUMN detail; PRAGMA user_version = 2;',
     );
     raw.close();
-    expect(() => createSqliteStore(path, 'read')).toThrow(/older index format \(schema 2\)/);
-    const upgraded = createSqliteStore(path, 'write');
+    expect(() => openSqliteConnection(path, 'read')).toThrow(/older index format \(schema 2\)/);
+    const upgraded = openSqliteConnection(path, 'write');
     expect(upgraded.searchText({ text: 'kept', limit: 5, ranking })).toHaveLength(1);
     expect(upgraded.resolvePageUrl('https://d.example/none')).toBeUndefined();
     // Its pages become one source named by their host, at version latest.
@@ -117,16 +117,16 @@ describe('SQLite store', () => {
 
   it('keeps the lexical index in the file: rebuilt once after the chunks change, then read as stored', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
+    const writer = openSqliteConnection(path, 'write');
     const page = pageOf('https://d.example/p.html', 'v1');
     writer.upsertPage(page, [chunkOf(page, 'stored words')]);
-    expect(writer.refreshTextIndex()).toBe(true);
-    expect(writer.refreshTextIndex()).toBe(false);
+    expect(writer.flush()).toBe(true);
+    expect(writer.flush()).toBe(false);
     const next = pageOf('https://d.example/q.html', 'v2');
     writer.upsertPage(next, [chunkOf(next, 'fresh words')]);
     // A search after a change sees it, without an explicit refresh.
     expect(writer.searchText({ text: 'fresh', limit: 5, ranking })).toHaveLength(1);
-    expect(writer.refreshTextIndex()).toBe(false);
+    expect(writer.flush()).toBe(false);
     writer.close();
     const raw = new Database(path, { readonly: true });
     expect(raw.prepare('SELECT documents FROM lexical_stats').pluck().get()).toBe(2);
@@ -136,16 +136,16 @@ describe('SQLite store', () => {
 
   it('keeps the page links in the stored lexical index: a reader of the file ranks by them', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
+    const writer = openSqliteConnection(path, 'write');
     const a = pageOf('https://d.example/a.html', 'a');
     const b = pageOf('https://d.example/b.html', 'b');
     const guide = pageOf('https://d.example/guide.html', 'guide');
     writer.upsertPage(a, [chunkOf(a, 'shared words', 'x')]);
     writer.upsertPage(b, [chunkOf(b, 'shared words', 'y')]);
     writer.upsertPage(guide, [chunkOf(guide, 'See [b](b.html#y).', 'g')]);
-    expect(writer.refreshTextIndex()).toBe(true);
+    expect(writer.flush()).toBe(true);
     writer.close();
-    const reader = createSqliteStore(path, 'read');
+    const reader = openSqliteConnection(path, 'read');
     const first = (pagePrior: number) => reader.searchText({ text: 'shared words', limit: 1, ranking: { ...ranking, pagePrior } })[0]?.chunk.pageUrl;
     expect(first(0)).toBe(a.url);
     expect(first(1)).toBe(b.url);
@@ -154,38 +154,38 @@ describe('SQLite store', () => {
 
   it('rebuilds a lexical index stored in an older layout, though the chunks did not change', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
+    const writer = openSqliteConnection(path, 'write');
     const page = pageOf('https://d.example/p.html', 'v1');
     writer.upsertPage(page, [chunkOf(page, 'stored words')]);
-    expect(writer.refreshTextIndex()).toBe(true);
+    expect(writer.flush()).toBe(true);
     writer.close();
     const raw = new Database(path);
     raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'lexical_format'`).run();
     raw.close();
-    const reopened = createSqliteStore(path, 'write');
-    expect(reopened.refreshTextIndex()).toBe(true);
-    expect(reopened.refreshTextIndex()).toBe(false);
+    const reopened = openSqliteConnection(path, 'write');
+    expect(reopened.flush()).toBe(true);
+    expect(reopened.flush()).toBe(false);
     expect(reopened.searchText({ text: 'stored', limit: 5, ranking })).toHaveLength(1);
     reopened.close();
   });
 
   it('creates the folder of a new index file', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'nested', 'deeper', 'index.db');
-    const store = createSqliteStore(path, 'write');
+    const store = openSqliteConnection(path, 'write');
     expect(store.stats().pages).toBe(0);
     store.close();
   });
 
   it('refuses to read an index that does not exist, without creating it', () => {
     const path = dbPath();
-    expect(() => createSqliteStore(path, 'read')).toThrow(new StoreError(`No index at ${path}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`, path));
+    expect(() => openSqliteConnection(path, 'read')).toThrow(new StoreError(`No index at ${path}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`, path));
   });
 
   it('refuses a file that is not SQLite and leaves it byte for byte unchanged', () => {
     const path = dbPath();
     writeFileSync(path, 'this is my thesis, not a database\n'.repeat(200));
     const before = readFileSync(path);
-    for (const mode of ['read', 'write'] as const) expect(() => createSqliteStore(path, mode)).toThrow(/is not a citedocs index/);
+    for (const mode of ['read', 'write'] as const) expect(() => openSqliteConnection(path, mode)).toThrow(/is not a citedocs index/);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
@@ -194,7 +194,7 @@ describe('SQLite store', () => {
     const other = new Database(path);
     other.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (12.5);");
     other.close();
-    expect(() => createSqliteStore(path, 'write')).toThrow(/a SQLite database that citedocs did not create/);
+    expect(() => openSqliteConnection(path, 'write')).toThrow(/a SQLite database that citedocs did not create/);
     const check = new Database(path, { readonly: true });
     expect(check.prepare('SELECT name FROM sqlite_schema WHERE type = ?').pluck().all('table')).toEqual(['invoices']);
     check.close();
@@ -202,11 +202,11 @@ describe('SQLite store', () => {
 
   it('reopens its own file read-only and sees what was written', () => {
     const path = dbPath();
-    const writer = createSqliteStore(path, 'write');
+    const writer = openSqliteConnection(path, 'write');
     const page = pageOf('https://d.example/p.html', 'v1');
     writer.upsertPage(page, [chunkOf(page, 'persisted words')]);
     writer.close();
-    const reader = createSqliteStore(path, 'read');
+    const reader = openSqliteConnection(path, 'read');
     expect(reader.searchText({ text: 'persisted', limit: 5, ranking })).toHaveLength(1);
     expect(() => reader.upsertPage(page, [])).toThrow();
     reader.close();

@@ -74,8 +74,8 @@ const CHUNK_COLUMNS = `c.id, c.chunk_key, p.url, p.title AS page_title, c.anchor
  * `vec0` bit KNN, used before, took 64–96 ms per query at 100k chunks; the scan takes ~10.)
  */
 export interface SqliteVectorStore extends Synchronous<VectorStore> {
-  /** Rebuilds and stores the packed search codes when the vectors changed since (searches do it too, when needed). */
-  refreshCodes(): void;
+  /** Rebuilds and stores the packed search codes when the vectors changed since (searches do it too, when needed); whether it had to. */
+  refreshCodes(): boolean;
 }
 
 export function createSqliteVectorStore(database: Database.Database, prepare: (sql: string) => Database.Statement, path: string, writable: boolean): SqliteVectorStore {
@@ -159,7 +159,7 @@ export function createSqliteVectorStore(database: Database.Database, prepare: (s
     },
 
     refreshCodes() {
-      if (meta(MODEL_KEY) !== undefined && tableExists('chunk_embeddings')) codes.refresh(Number(meta(DIMENSION_KEY)));
+      return meta(MODEL_KEY) !== undefined && tableExists('chunk_embeddings') && codes.refresh(Number(meta(DIMENSION_KEY)));
     },
 
     searchVectors(query, options): VectorHit[] {
