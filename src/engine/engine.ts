@@ -78,7 +78,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   /** The anchor map of these pages, read before the links to them are checked. */
   const anchorMapOf = async (store: Store, pageUrls: readonly string[]): Promise<AnchorMap> => {
     const anchors = new Map<string, ReadonlySet<string>>();
-    for (const url of new Set(pageUrls)) if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+    // The pages are looked up at once: on a database each look-up is a round trip, and they add up per answer.
+    await Promise.all(
+      [...new Set(pageUrls)].map(async (url) => {
+        if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+      }),
+    );
     return { hasPage: (url) => anchors.has(url), anchorsOf: (url) => anchors.get(url) ?? new Set() };
   };
 
