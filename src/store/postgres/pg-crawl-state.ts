@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { StoppedBy } from '../../core/types.js';
 import type { CrawlStateStore, IngestOutcome, IngestRunSummary } from '../store.js';
-import { inTransaction } from './pg-rows.js';
+import { inTransaction, retryOnDeadlock } from './pg-rows.js';
 
 interface RunRow {
   start_url: string;
@@ -41,9 +41,7 @@ export function createPgCrawlState(pool: pg.Pool): CrawlStateStore {
     async enqueue(runId, entries) {
       if (entries.length === 0) return;
       // unnest keeps the given order, so positions follow the order entries were found in.
-      await pool.query('INSERT INTO frontier (run_id, url, depth) SELECT $1, url, depth FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS e(url, depth, n) ORDER BY n ON CONFLICT DO NOTHING', [
-        runId, entries.map((entry) => entry.url), entries.map((entry) => entry.depth),
-      ]);
+      await addToFrontier(pool, runId, entries);
     },
     async markDone(runId, url) {
       await pool.query('UPDATE frontier SET done = true WHERE run_id = $1 AND url = $2', [runId, url]);
@@ -82,4 +80,13 @@ function summaryOf(row: RunRow): IngestRunSummary {
     ...(detail.stoppedBy === undefined ? {} : { stoppedBy: detail.stoppedBy }),
     ...(detail.reason === undefined ? {} : { reason: detail.reason }),
   };
+}
+
+/** Adds entries to a run's frontier in the order given (a URL already there is kept as it is). */
+export function addToFrontier(pool: pg.Pool, runId: number, entries: readonly { url: string; depth: number }[]): Promise<unknown> {
+  return retryOnDeadlock(() =>
+    pool.query('INSERT INTO frontier (run_id, url, depth) SELECT $1, url, depth FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS e(url, depth, n) ORDER BY n ON CONFLICT DO NOTHING', [
+      runId, entries.map((entry) => entry.url), entries.map((entry) => entry.depth),
+    ]),
+  );
 }

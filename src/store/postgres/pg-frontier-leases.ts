@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FrontierEntry } from '../../core/types.js';
+import { addToFrontier } from './pg-crawl-state.js';
 
 /** How far a shared crawl has come: entries nobody holds, entries leased and not expired, entries done. */
 export interface FrontierProgress {
@@ -39,9 +40,7 @@ export function createFrontierLeases(pool: pg.Pool): FrontierLeases {
   return {
     async add(runId, entries) {
       if (entries.length === 0) return;
-      await pool.query('INSERT INTO frontier (run_id, url, depth) SELECT $1, url, depth FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS e(url, depth, n) ORDER BY n ON CONFLICT DO NOTHING', [
-        runId, entries.map((entry) => entry.url), entries.map((entry) => entry.depth),
-      ]);
+      await addToFrontier(pool, runId, entries);
     },
     async lease(runId, worker, limit, leaseMs) {
       const rows = await pool.query<FrontierEntry & { position: string }>(

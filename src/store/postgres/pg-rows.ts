@@ -27,3 +27,17 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release();
   }
 }
+
+/**
+ * Runs a statement again when PostgreSQL chose it as a deadlock's victim: workers adding
+ * overlapping URLs to a shared frontier in different orders can wait on each other's rows.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '40P01' || attempt >= attempts) throw error;
+    }
+  }
+}

@@ -10,7 +10,7 @@ import { createPgCrawlState } from './pg-crawl-state.js';
 import { createFrontierLeases, type FrontierLeases } from './pg-frontier-leases.js';
 import { createPgLexicalSearch } from './pg-lexical-search.js';
 import { createPgLexicalWriter, FLUSH_DOCS, MERGE_DOCS_PER_REFRESH } from './pg-lexical-writer.js';
-import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction } from './pg-rows.js';
+import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction, retryOnDeadlock } from './pg-rows.js';
 import { bumpVectorsVersion, createPgVectorStore } from './pg-vectors.js';
 
 export interface PostgresStoreOptions {
@@ -125,8 +125,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     }
   };
 
+  // A transaction that a deadlock rolled back (workers writing pages that alias each other) is run again whole.
   const upsert = (page: Page, chunks: readonly Chunk[], rechunked: boolean, sourceId: number | undefined) =>
-    inTransaction(pool, async (client): Promise<{ outcome: UpsertOutcome; added: number }> => {
+    retryOnDeadlock(() => inTransaction(pool, async (client): Promise<{ outcome: UpsertOutcome; added: number }> => {
       // Writers of the same URL take turns (a new URL by its advisory lock, a stored one by its row).
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [page.url]);
       const existing = (await client.query<{ id: number; content_hash: string; source_id: number | null }>('SELECT id, content_hash, source_id FROM pages WHERE url = $1 FOR UPDATE', [page.url]))
@@ -170,7 +171,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         await writer.added(client, rows.rows.map((row) => row.id));
       }
       return { outcome: existing === undefined ? 'added' : 'changed', added: chunks.length };
-    });
+    }));
 
   const store: PostgresStore = {
     async upsertPage(page, chunks, upsertOptions) {
