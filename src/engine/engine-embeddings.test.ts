@@ -48,7 +48,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('keeps an embedded index embedded: a later ingest without --embedder embeds the changed passages with the index’s model', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine(configFor(dbPath, 'openai:fake-embed')).ingest(docs);
+    await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);
     writeFileSync(join(docs, 'tools.md'), '# Tools\n\n## Pruning shears\n\nCut dead leaves with sharp, clean shears.');
     embeddingCalls = 0;
     const engine = createEngine(configFor(dbPath));
@@ -61,7 +61,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('searches with the index’s own embedder and fuses dense and BM25 lists, each in the explain trace', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine(configFor(dbPath, 'openai:fake-embed')).ingest(docs);
+    await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);
     const engine = createEngine(configFor(dbPath));
     const response = await engine.search('how often should I mist my moss wall', { explain: true, limit: 3 });
     expect(response.retrieval).toEqual({ embedder: 'openai:fake-embed', lists: ['bm25:original', 'dense:original'] });
@@ -74,7 +74,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('refuses to search an index embedded with one model using another, naming both', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine(configFor(dbPath, 'openai:fake-embed')).ingest(docs);
+    await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);
     const engine = createEngine(configFor(dbPath, 'openai:other-model'));
     await expect(engine.search('water')).rejects.toThrow(UsageError);
     await expect(engine.search('water')).rejects.toThrow(/embedded with openai:fake-embed, not openai:other-model/);
@@ -83,7 +83,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('re-embeds everything with a new embedder, and switching back costs no model call (the cache keeps both)', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine(configFor(dbPath, 'openai:fake-embed')).ingest(docs);
+    await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);
     const switched = await createEngine(configFor(dbPath, 'openai:other-model')).embed();
     expect(switched).toMatchObject({ model: 'openai:other-model', switchedFrom: 'openai:fake-embed', reused: 0, pending: 0 });
     embeddingCalls = 0;
@@ -95,7 +95,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('stops an interrupted embedding pass keeping what it stored, and the next pass finishes the rest', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine({ dbPath }).ingest(docs);
+    await ingestWith({ dbPath }, docs);
     const controller = new AbortController();
     server.setEmbeddingHandler((inputs) => {
       embeddingCalls += 1;
@@ -115,7 +115,7 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
 
   it('asks for an embedder when `embed` has none to use', async () => {
     const { docs, dbPath } = workspace(files);
-    await createEngine({ dbPath }).ingest(docs);
+    await ingestWith({ dbPath }, docs);
     await expect(createEngine({ dbPath }).embed()).rejects.toThrow(/Choose an embedder/);
     await expect(createEngine({ dbPath, embed: { embedder: 'word2vec' } }).embed()).rejects.toThrow(/Unknown embedder "word2vec"/);
   });
@@ -147,3 +147,10 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
     await expect(createEngine({ dbPath }).search('water')).rejects.toThrow(/No index/);
   });
 });
+
+/** Ingests with an engine of its own, closed after: its writes are then in the file for the next engine. */
+async function ingestWith(config: Parameters<typeof createEngine>[0], docs: string): Promise<void> {
+  const engine = createEngine(config);
+  await engine.ingest(docs);
+  await engine.close();
+}

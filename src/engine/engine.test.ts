@@ -101,7 +101,7 @@ describe('engine over a folder of Markdown', () => {
     // index.md links to the deleted page, so it changes too.
     expect(await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' })).toMatchObject({ removed: 1, pages: 2 });
     expect((await engine.search('timeout')).results.some((result) => result.url.includes('guide/setup'))).toBe(false);
-    expect(engine.inspect('https://other.example/x')).toBeDefined();
+    expect(await engine.inspect('https://other.example/x')).toBeDefined();
     await engine.close();
   });
 
@@ -131,7 +131,7 @@ describe('engine.inspect', () => {
       ['configure-timeouts', ['Setup', 'Configure timeouts']],
     ]);
     expect(page?.chunks[0]?.tokenCount).toBeGreaterThan(0);
-    expect(engine.inspect('https://widget.example/docs/missing')).toBeUndefined();
+    expect(await engine.inspect('https://widget.example/docs/missing')).toBeUndefined();
     await engine.close();
   });
 });

@@ -18,7 +18,7 @@ import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
 import { passageTrimmer, selectionOptions } from './selection-options.js';
-import { assertStoreLocation, openStoreHandle, storeExists } from '../store/open-store.js';
+import { assertStoreLocation, createStoreIfMissing, openStoreHandle, storeExists } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
@@ -43,6 +43,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   const store = (): Store => (handle ??= openStoreHandle(config.dbPath));
   /** The store when the index exists already (what a re-crawl knows), without creating it. */
   const existingStore = (): Store | undefined => (handle !== undefined || storeExists(config.dbPath, existsSync) ? store() : undefined);
+  /** The store, its index created first when missing: for writers that read before their first write. */
+  const createdStore = async (): Promise<Store> => {
+    await createStoreIfMissing(config.dbPath, existsSync);
+    return store();
+  };
   let reranking: Reranking | undefined;
   const embedderDependencies: EmbedderDependencies = {
     ...(dependencies.env === undefined ? {} : { env: dependencies.env }),
@@ -179,9 +184,10 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async ingestDocuments(documents, options = {}) {
       const { ingestDocuments } = await import('./ingest-documents.js');
+      const index = await createdStore();
       const report = await ingestDocuments(documents, {
         config,
-        openStore: store,
+        openStore: () => index,
         tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
         ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
       });
@@ -275,7 +281,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
         llm: llmOf,
         ...given({ embedder, fetch: dependencies.fetch, lookup: dependencies.lookup, searchBackend: dependencies.searchBackend, env: dependencies.env, now: dependencies.now }),
         save: async (pages) => {
-          const index = store();
+          const index = await createdStore();
           // Pages saved from the web belong to one source, web@latest, so scoping and `remove web` reach them.
           const saved =
             (await index.catalog.listSources()).find((source) => source.library === 'web' && source.version === 'latest') ??

@@ -63,7 +63,7 @@ describe('an ingest a limit ends early', () => {
     const statsJson = JSON.parse((await runCliCaptured(['stats', '--db', dbPath, '--json'], { cwd: '.' })).stdout) as { ingests: unknown[] };
     expect(statsJson.ingests).toEqual([expect.objectContaining({ source: start, outcome: 'limited', complete: false, stoppedBy: expect.objectContaining({ remaining: 4 }) })]);
     const engine = createEngine({ dbPath });
-    expect(engine.listSources()).toEqual([expect.objectContaining({ url: start, pages: 5, complete: false })]);
+    expect(await engine.listSources()).toEqual([expect.objectContaining({ url: start, pages: 5, complete: false })]);
     await engine.close();
 
     const second = await runCliCaptured(['ingest', start, ...flags], { cwd: '.' });

@@ -22,6 +22,11 @@ export function storeExists(location: string, fileExists: (path: string) => bool
   return isPostgresUrl(location) || fileExists(location);
 }
 
+/** Creates a missing SQLite index file (a database's schema is made by its first call). */
+export async function createStoreIfMissing(location: string, fileExists: (path: string) => boolean): Promise<void> {
+  if (!storeExists(location, fileExists)) await createSqliteStore(location, 'write').close();
+}
+
 /** Fails at once when an index cannot be made at `location` (a file path that cannot be written); a database is checked when it is first used. */
 export function assertStoreLocation(location: string): void {
   if (!isPostgresUrl(location)) assertIndexLocation(location);

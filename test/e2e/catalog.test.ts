@@ -106,7 +106,7 @@ describe('a catalog of libraries and versions in one index', () => {
     const removed = await runCliCaptured(['remove', 'widget@1.0', '--json', '--db', dbPath], { cwd: tmpdir() });
     expect(removed.code).toBe(0);
     expect(JSON.parse(removed.stdout)).toEqual([{ library: 'widget', version: '1.0', pages: 5 }]);
-    expect(engine.listSources().map((source) => `${source.library}@${source.version}`)).toEqual(['alpha@latest', 'beta@3.1', 'gamma@latest', 'widget@2.0']);
+    expect((await engine.listSources()).map((source) => `${source.library}@${source.version}`)).toEqual(['alpha@latest', 'beta@3.1', 'gamma@latest', 'widget@2.0']);
     await expect(engine.search('timeouts', { library: 'widget', version: '1.0' })).rejects.toThrow(/widget has 2\.0/);
     const still = await engine.search('install widget pip', { library: 'widget', version: '2.0' });
     expect(still.results[0]).toMatchObject({ library: 'widget', version: '2.0', url: `${widget.url}docs/2.0/install.html#install-with-pip` });

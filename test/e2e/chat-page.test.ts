@@ -175,7 +175,7 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
 
   it('says what is indexed before the first question, and asks an example topic when it is clicked', async () => {
     const { page } = await open(`${base}/`);
-    const pages = engine.stats().pages;
+    const pages = (await engine.stats()).pages;
     await expect.poll(() => page.locator('#indexed').innerText()).toMatch(new RegExp(`^${pages} pages \\(\\d+ passages\\) from 1 documentation set`));
     expect(await page.locator('#sources').innerText()).toContain(`${site.url}docs/ — ${pages} pages`);
     const examples = page.locator('#example-list button');

@@ -114,9 +114,9 @@ export type Everything = [${exported.types.join(', ')}];
 
 export async function embed(dbPath: string): Promise<void> {
   const engine: Engine = createEngine({ dbPath });
-  const stats: IndexStats = engine.stats();
-  const sources: SourceSummary[] = engine.listSources();
-  const page: PageInspection | undefined = engine.inspect('https://docs.example/page.html');
+  const stats: IndexStats = await engine.stats();
+  const sources: SourceSummary[] = await engine.listSources();
+  const page: PageInspection | undefined = await engine.inspect('https://docs.example/page.html');
   for await (const event of engine.askStream('how?')) {
     const step: AskEvent = event;
     if (step.type === 'done') console.log(step.response.citations.length);

@@ -117,7 +117,7 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
 
   it('get_page says when it truncated, and reads the rest of the page cursor by cursor, each part within maxTokens', async () => {
     const url = `${site.url}docs/guide/tables/dropping.html`;
-    const page = engine.inspect(url);
+    const page = (await engine.inspect(url));
     const parts: string[] = [];
     let cursor: string | undefined;
     for (let call = 0; call < 50; call += 1) {

@@ -148,7 +148,7 @@ describe('web documentation finder', () => {
     try {
       const response = await engine.web('Array.prototype.flatMap', { allowPrivateHosts: true, searchUrl: web.searchUrl, save: true });
       expect(response.saved).toMatchObject({ pages: response.results.length, dbPath: join(dir, 'index.db') });
-      expect(engine.inspect(url('official'))?.anchors).toEqual(expect.arrayContaining(['syntax', 'parameters', 'return-value']));
+      expect((await engine.inspect(url('official')))?.anchors).toEqual(expect.arrayContaining(['syntax', 'parameters', 'return-value']));
       const answer = await engine.ask('what does flatMap return?');
       // The answer follows the ranking (the blog leads here); whichever saved page it cites, it cites it at an anchor the page has.
       expect(answer.citations.length).toBeGreaterThan(0);
@@ -156,7 +156,7 @@ describe('web documentation finder', () => {
       for (const citation of answer.citations) {
         const [page = '', anchor] = citation.url.split('#');
         expect(saved, citation.url).toContain(page);
-        expect(engine.inspect(page)?.anchors, citation.url).toContain(anchor);
+        expect((await engine.inspect(page))?.anchors, citation.url).toContain(anchor);
       }
     } finally {
       await engine.close();

@@ -33,7 +33,7 @@ describe('citedocs eval', () => {
   it('scores a BEIR dataset: the judged queries, with nDCG@10, recall@k, MRR@10 and latency', async () => {
     const folder = beirFolder();
     const result = await cli(['eval', '--qrels', folder, '--json'], folder);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout) as { queries: number; metrics: Record<string, number>; config: Record<string, unknown>; ingest: { pages: number } };
     expect(output.queries).toBe(2);
     expect(output.metrics).toMatchObject({ 'ndcg@10': 1, 'recall@10': 1, 'mrr@10': 1, 'hit@5': 1, 'pageHit@5': 1 });
