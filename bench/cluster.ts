@@ -67,9 +67,9 @@ try {
   const fetches = new Map<string, number>();
   for (const path of site.requests) fetches.set(path, (fetches.get(path) ?? 0) + 1);
   const htmlPaths = [...fetches.keys()].filter((path) => path.endsWith('.html') || path.endsWith('/'));
-  const twice = [...fetches].filter(([path, times]) => times > 1 && path !== '/' && path !== '/index.html' && !path.startsWith('/robots') && !path.includes('sitemap'));
+  const twice = [...fetches].filter(([path, times]) => times > 1 && path !== '/' && path !== '/index.html' && !path.startsWith('/robots') && !path.includes('sitemap') && path !== '/llms.txt');
   console.log(`${workerCount} workers (one killed) crawled the PostgreSQL docs in ${seconds.toFixed(1)} s: ${pages} pages stored (${distinct} distinct URLs), last run ${outcome}, ${open} frontier entries left`);
-  console.log(`requests ${site.requests.length} for ${htmlPaths.length} distinct pages; bodies fetched twice (not the start page, robots, sitemaps): ${twice.length}${twice.length === 0 ? '' : ` (${twice.map(([path]) => path).slice(0, 8).join(', ')})`}`);
+  console.log(`requests ${site.requests.length} for ${htmlPaths.length} distinct pages; bodies fetched twice (not the start page, robots.txt, sitemaps, llms.txt): ${twice.length}${twice.length === 0 ? '' : ` (${twice.map(([path]) => path).slice(0, 8).join(', ')})`}`);
 
   // Two replicas: byte-identical answers, then a changed page on both.
   const replicas = [cli(['serve', '--port', '0', '--quiet']), cli(['serve', '--port', '0', '--quiet'])];
@@ -101,7 +101,8 @@ try {
   console.log(`two serve replicas: ${identical}/${QUERIES.length} /search answers byte-identical`);
 
   const original = readFileSync(join(DOCS, CHANGED), 'utf8');
-  routes[CHANGED] = { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: original.replace('</h1>', `</h1><p>${MARK} are announced a week ahead.</p>`) };
+  if (!original.includes('</h2>')) throw new Error(`${CHANGED} has no </h2> to add a paragraph after.`);
+  routes[CHANGED] = { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: original.replace('</h2>', `</h2><p>${MARK} are announced a week ahead.</p>`) };
   const refresh = await cli(['ingest', site.url, '-q']).exited;
   if (refresh.code !== 0) throw new Error(`the re-ingest failed:\n${refresh.stderr}`);
   const ingested = performance.now();
