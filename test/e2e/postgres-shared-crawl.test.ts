@@ -58,5 +58,5 @@ describe.skipIf(skip !== undefined)(`ingest workers sharing one crawl on Postgre
     const twice = [...fetches].filter(([path, count]) => path.startsWith('/docs/p') && count > 1);
     expect(twice.length).toBeLessThanOrEqual(config.crawl.concurrency);
     expect(twice.every(([, count]) => count === 2)).toBe(true);
-  });
+  }, 120_000);
 });

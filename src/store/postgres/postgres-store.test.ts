@@ -97,7 +97,7 @@ describe.skipIf(skip !== undefined)(`the PostgreSQL store${skip === undefined ? 
       }),
       { numRuns: 12 },
     );
-  });
+  }, 120_000);
 
   it('stores vectors and finds the nearest chunks by the in-process 1-bit scan (no pgvector), scoped by source, one model at a time', async () => {
     const store = await createPostgresStore(await server.createDatabase(), { mode: 'write' });

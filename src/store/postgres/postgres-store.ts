@@ -82,8 +82,15 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   let closed = false;
 
   const refreshOnce = async (): Promise<void> => {
+    const had = waiting;
     waiting = 0;
-    while ((await inTransaction(pool, (client) => writer.flush(client))) > 0);
+    try {
+      while ((await inTransaction(pool, (client) => writer.flush(client))) > 0);
+    } catch (error) {
+      // Still waiting (in the database's queue too): the next read or close tries again.
+      waiting += had;
+      throw error;
+    }
     let budget = MERGE_DOCS_PER_REFRESH;
     for (;;) {
       const merged = await inTransaction(pool, (client) => writer.mergeOnce(client, budget));
@@ -91,10 +98,16 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       budget -= merged;
     }
   };
-  /** One refresh at a time in this process (other processes wait on the index lock). */
-  const refresh = (): Promise<void> => {
-    refreshing ??= refreshOnce().finally(() => (refreshing = undefined));
-    return refreshing;
+  /**
+   * Indexes what this handle wrote, one refresh at a time in this process (other processes wait
+   * on the index lock). A refresh under way may have begun before the latest writes: it is
+   * waited for, then what still waits is indexed.
+   */
+  const refresh = async (): Promise<void> => {
+    while (refreshing !== undefined) await refreshing;
+    if (waiting === 0) return;
+    refreshing = refreshOnce().finally(() => (refreshing = undefined));
+    await refreshing;
   };
   const scheduleIdleFlush = () => {
     if (idleTimer !== undefined) clearTimeout(idleTimer);
