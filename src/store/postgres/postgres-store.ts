@@ -7,6 +7,7 @@ import { migrate, schemaVersion } from './migrate.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { createPgCatalog } from './pg-catalog.js';
 import { createPgCrawlState } from './pg-crawl-state.js';
+import { ReadCache } from './pg-read-cache.js';
 import { createFrontierLeases, type FrontierLeases } from './pg-frontier-leases.js';
 import { createPgLexicalSearch } from './pg-lexical-search.js';
 import { createPgLexicalWriter, FLUSH_DOCS, MERGE_DOCS_PER_REFRESH } from './pg-lexical-writer.js';
@@ -186,10 +187,20 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       return { outcome: existing === undefined ? 'added' : 'changed', added: chunks.length };
     }));
 
+  const pages = new ReadCache<StoredPage | undefined>(() => lexical.generation());
+  const anchorSets = new ReadCache<ReadonlySet<string>>(() => lexical.generation());
+  /** A write through this handle is seen by its next read: cleared as it starts and once it is done (a read meanwhile may have kept the old state). */
+  const wrote = () => {
+    pages.clear();
+    anchorSets.clear();
+  };
+
   const store: PostgresStore = {
     async upsertPage(page, chunks, upsertOptions) {
       writable();
+      wrote();
       const { outcome, added } = await upsert(page, chunks, upsertOptions?.rechunked === true, upsertOptions?.sourceId);
+      wrote();
       waiting += added;
       if (waiting >= FLUSH_DOCS) await refresh();
       else if (waiting > 0) scheduleIdleFlush();
@@ -203,10 +214,11 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       await beforeRead();
       return lexical.termStats(words, sourceIds);
     },
-    async getPage(url) {
-      const row = (await pool.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages WHERE url = $1`, [url])).rows[0];
-      return row === undefined ? undefined : pageOfRow(row);
-    },
+    getPage: (url) =>
+      pages.get(url, async () => {
+        const row = (await pool.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages WHERE url = $1`, [url])).rows[0];
+        return row === undefined ? undefined : pageOfRow(row);
+      }),
     async resolvePageUrl(url) {
       return store.resolveFirstPageUrl([url]);
     },
@@ -227,23 +239,30 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     },
     async addAlias(pageUrl, alias) {
       writable();
+      wrote();
       await pool.query('INSERT INTO page_aliases (alias, page_id) SELECT $1, id FROM pages WHERE url = $2 ON CONFLICT (alias) DO UPDATE SET page_id = excluded.page_id', [alias, pageUrl]);
+      wrote();
     },
     async confirmPage(url, fetchedAt) {
       writable();
+      wrote();
       const row = await pool.query<{ chunks: number }>('UPDATE pages SET fetched_at = $1 WHERE url = $2 RETURNING (SELECT count(*)::int FROM chunks c WHERE c.page_id = pages.id) AS chunks', [
         fetchedAt, url,
       ]);
+      wrote();
       return row.rows[0]?.chunks;
     },
     async removePage(url) {
       writable();
-      return inTransaction(pool, async (client) => {
+      wrote();
+      const removed = await inTransaction(pool, async (client) => {
         const existing = (await client.query<{ id: number }>('SELECT id FROM pages WHERE url = $1 FOR UPDATE', [url])).rows[0];
         if (existing === undefined) return false;
         await deletePage(client, existing.id);
         return true;
       });
+      wrote();
+      return removed;
     },
     async pageUrlsUnder(prefix, source) {
       const rows = await pool.query<{ url: string }>('SELECT url FROM pages WHERE url LIKE $1 AND ($2::text IS NULL OR source = $2) ORDER BY url', [likePrefix(prefix), source ?? null]);
@@ -267,10 +286,11 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       const rows = await pool.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = $1 ORDER BY c.ordinal`, [url]);
       return rows.rows.map(chunkOfRow);
     },
-    async anchorsOf(url) {
-      const rows = await pool.query<{ anchor: string }>('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = $1', [url]);
-      return new Set(rows.rows.map((row) => row.anchor));
-    },
+    anchorsOf: (url) =>
+      anchorSets.get(url, async () => {
+        const rows = await pool.query<{ anchor: string }>('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = $1', [url]);
+        return new Set(rows.rows.map((row) => row.anchor));
+      }),
     async pagesWithAnchor(anchor) {
       const rows = await pool.query<{ url: string }>('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = $1 ORDER BY p.url', [anchor]);
       return rows.rows.map((row) => row.url);
