@@ -1,9 +1,12 @@
-// How the index grows: npm run bench:growth -- [--sizes 100000,300000,1000000] [--corpus corpus.jsonl] [--queries queries.jsonl] [--dir DIR]
+// How the index grows: npm run bench:growth -- [--sizes 100000,300000,1000000] [--corpus corpus.jsonl] [--queries queries.jsonl] [--dir DIR] [--reuse] [--search-only] [--rounds N]
 // For each size, in a child process of its own (so peak RSS is that size's), builds a synthetic
 // index of that many passages from SciFact text (documents repeated with small changes, four
 // passages to a page), then prints ingest time, passages/s, file size, peak RSS, cold-start time
 // to the first answer (a fresh process), warm BM25F p50/p95, and the time to ingest one more page
 // and to re-ingest one changed page through the engine. Default sizes: 100k and 300k (1M is CPU-heavy).
+// --reuse keeps an index of that size already in --dir (built by an earlier run) instead of
+// building it again; --search-only measures only the cold start and warm BM25F (the index is
+// left as it is, so runs compare); --rounds N times every question N times (default 1).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,9 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     child: { type: 'string' },
     cold: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+    'search-only': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const PASSAGES_PER_PAGE = 4;
@@ -46,7 +52,8 @@ if (values.cold !== undefined) {
   const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'citedocs-growth-'));
   console.log(`synthetic indexes from ${values.corpus} in ${dir}, ${PASSAGES_PER_PAGE} passages to a page, default heap`);
   for (const size of values.sizes.split(',').map(Number)) {
-    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--child', String(size), '--dir', dir, '--corpus', values.corpus, '--queries', values.queries], {
+    const flags = [...(values.reuse ? ['--reuse'] : []), ...(values['search-only'] ? ['--search-only'] : []), '--rounds', values.rounds];
+    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--child', String(size), '--dir', dir, '--corpus', values.corpus, '--queries', values.queries, ...flags], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       maxBuffer: 1 << 24,
@@ -60,7 +67,8 @@ if (values.cold !== undefined) {
     console.log(
       `${String(size).padStart(8)} passages: ingest ${number('ingestSeconds', 1)} s (${number('passagesPerSecond')} passages/s), file ${number('fileMegabytes')} MB, ` +
         `peak RSS ${number('peakRssMegabytes')} MB, segments ${number('segments')}, cold start to first answer ${number('coldMs')} ms, ` +
-        `warm BM25F p50 ${number('warmP50Ms', 1)} ms p95 ${number('warmP95Ms', 1)} ms, one more page ${number('addPageMs')} ms, one changed page ${number('changePageMs')} ms`,
+        `warm BM25F p50 ${number('warmP50Ms', 1)} ms p95 ${number('warmP95Ms', 1)} ms` +
+        (result.addPageMs === undefined ? '' : `, one more page ${number('addPageMs')} ms, one changed page ${number('changePageMs')} ms`),
     );
   }
 }
@@ -68,8 +76,11 @@ if (values.cold !== undefined) {
 async function measure(size: number, dir: string) {
   const documents = readJsonl<{ _id: string; title: string; text: string }>(values.corpus);
   const dbPath = join(dir, `growth-${size}.db`);
-  rmSync(dbPath, { force: true });
-  rmSync(`${dbPath}-wal`, { force: true });
+  const reused = values.reuse && existsSync(dbPath);
+  if (!reused) {
+    rmSync(dbPath, { force: true });
+    rmSync(`${dbPath}-wal`, { force: true });
+  }
   const passage = (index: number) => {
     const document = documents[index % documents.length] as { title: string; text: string };
     const copy = Math.floor(index / documents.length);
@@ -80,7 +91,7 @@ async function measure(size: number, dir: string) {
   };
   const started = performance.now();
   const store = createSqliteStore(dbPath, 'write');
-  for (let first = 0; first < size; first += PASSAGES_PER_PAGE) {
+  for (let first = 0; !reused && first < size; first += PASSAGES_PER_PAGE) {
     const url = `https://growth.example/p${first / PASSAGES_PER_PAGE}.html`;
     const texts = Array.from({ length: Math.min(PASSAGES_PER_PAGE, size - first) }, (_, offset) => passage(first + offset));
     const page: Page = {
@@ -95,7 +106,8 @@ async function measure(size: number, dir: string) {
   }
   // Closing indexes what the last flush left waiting: the build is done when the handle is.
   await store.close();
-  const ingestSeconds = (performance.now() - started) / 1000;
+  // A reused index was not built here: its ingest time is unknown (NaN).
+  const ingestSeconds = reused ? Number.NaN : (performance.now() - started) / 1000;
 
   const cold = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--cold', dbPath, '--queries', values.queries], { encoding: 'utf8' });
   const coldMs = (JSON.parse(cold.stdout.trim() || '{}') as { coldMs?: number }).coldMs ?? Number.NaN;
@@ -104,12 +116,16 @@ async function measure(size: number, dir: string) {
   const asked = questions();
   for (const question of asked) await reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
   const samples: number[] = [];
-  for (const question of asked) {
-    const at = performance.now();
-    await reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
-    samples.push(performance.now() - at);
+  for (let round = 0; round < Math.max(1, Number(values.rounds)); round += 1) {
+    for (const question of asked) {
+      const at = performance.now();
+      await reader.searchText({ text: question, limit: config.retrieve.topK, ranking });
+      samples.push(performance.now() - at);
+    }
   }
   await reader.close();
+  const searched = { size, fileMegabytes: fileBytes(dbPath) / 1e6, segments: countSegments(dbPath), coldMs, warmP50Ms: percentile(samples, 0.5), warmP95Ms: percentile(samples, 0.95) };
+  if (values['search-only']) return { ...searched, ingestSeconds, passagesPerSecond: size / ingestSeconds, peakRssMegabytes: process.resourceUsage().maxRSS / 1024 };
 
   // Through the engine, as `citedocs ingest` would: chunking, storing, the new segment and any merge due,
   // until a search finds the page (the store indexes what waits before its next read).

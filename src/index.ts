@@ -9,6 +9,7 @@ export type { IngestJob, LabelledCitation, LibraryMatch, RefreshReport, RemovedS
 export type { CatalogToolOptions } from './interfaces/mcp/catalog-tools.js';
 export type { DirectDocument } from './engine/ingest-documents.js';
 export type { IngestOptions, IngestReport, IngestProgress, IngestError } from './engine/ingest.js';
+export type { GitIngestOptions, GitIngestReport, GitVersionReport } from './engine/git-ingest.js';
 export type { IngestOutcome, IngestRunSummary, StoreStats } from './store/store.js';
 export type { UrlStyle } from './sources/local/path-registry.js';
 export type { FetchLike } from './sources/crawl/fetch-page.js';

@@ -11,6 +11,7 @@ import type { IngestJob, IngestRunSummary, StoreStats } from '../store/store.js'
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
 import type { DirectDocument } from './ingest-documents.js';
 import type { IngestOptions, IngestReport } from './ingest.js';
+import type { GitIngestOptions, GitIngestReport } from './git-ingest.js';
 import type { WebOptions, WebResponse } from './web-types.js';
 
 /** Pages, chunks, anchors and bytes of the index. */
@@ -170,6 +171,8 @@ export interface EngineDependencies {
 export interface Engine {
   readonly config: CitedocsConfig;
   ingest(input: string, options?: IngestOptions): Promise<IngestReport>;
+  /** Reads the docs folder of a git repository (path or URL) at each tag matching `tags` (or at HEAD), each tag one version of the library. */
+  ingestGit(repository: string, options?: GitIngestOptions): Promise<GitIngestReport>;
   /** Indexes documents given as Markdown (no crawl): evaluation corpora, a caller's own pages. */
   ingestDocuments(documents: Iterable<DirectDocument>, options?: Pick<IngestOptions, 'signal' | 'onEmbedProgress'>): Promise<IngestReport>;
   /** How many stored pages have URLs starting with this prefix (0 when there is no index yet). */

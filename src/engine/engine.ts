@@ -1,6 +1,7 @@
 import { inspectPage } from './catalog.js';
-import { labelFor, matchLibraries, namedLibrarySources, removeSources, routeByNamedLibrary, scopedSourceIds, sourcesNamed, summariseCatalog } from './library-catalog.js';
-import { folderRootUrl, sourceResolver } from './source-resolver.js';
+import { labelFor, matchLibraries, namedLibrarySources, removeSources, routeByNamedLibrary, scopedSourceIds, sourceIdOfCandidates, sourcesNamed, summariseCatalog } from './library-catalog.js';
+import { orderWithinSources } from '../retrieve/source-order.js';
+import { folderRootUrl, type SourceRequest, sourceResolver } from './source-resolver.js';
 import { createJobRunner } from './ingest-jobs.js';
 import { siteReport } from './site-report.js';
 import { retrievalQuery } from '../retrieve/conversation.js';
@@ -22,7 +23,7 @@ import { assertStoreLocation, createStoreIfMissing, openStoreHandle, storeExists
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
-import type { IngestOptions, IngestReport } from './ingest.js';
+import type { IngestDependencies, IngestOptions, IngestReport } from './ingest.js';
 import { createReranking, type Reranking } from './reranking.js';
 import { embedderRegistry, retrieve } from './retrieval.js';
 import { writeAnswer } from './answering.js';
@@ -32,6 +33,9 @@ import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
+
+/** Sources of an unscoped ranking re-ordered by their own statistics, at most: one extra retrieval each. */
+const MAX_SOURCES_REORDERED = 8;
 
 /** The composition root: the one place that turns configuration into wired pipeline stages. */
 export function createEngine(configInput: CitedocsConfigInput = {}, dependencies: EngineDependencies = {}): Engine {
@@ -109,6 +113,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       const rest = await retrieve(text, topK, wiring, signal);
       const seen = new Set(retrieval.candidates.map((candidate) => candidate.chunk.id));
       retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
+    } else if (sourceIds === undefined) {
+      // Over several libraries: each keeps its slots in the ranking, filled in its own order (as if indexed alone).
+      retrieval.candidates = await orderWithinSources(retrieval.candidates, {
+        sourceOf: await sourceIdOfCandidates(index, retrieval.candidates),
+        retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
+        maxSources: MAX_SOURCES_REORDERED,
+      });
     }
     const reranked = await (reranking ??= createReranking(config, llmOf)).rerank(text, retrieval.candidates, signal);
     const candidates = routed === undefined ? reranked.candidates : (await routeByNamedLibrary(text, reranked.candidates, index)).candidates;
@@ -146,40 +157,55 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     }
   };
 
+  /** One ingest: pages read from `input` (or from `documents`), stored as the source the request names. */
+  const runIngest = async (input: string, options: IngestOptions, request: Omit<SourceRequest, 'now'>, documents?: IngestDependencies['documents']): Promise<IngestReport> => {
+    // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
+    if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
+    // An index path that cannot be created fails now, not after the crawl's first pages.
+    assertStoreLocation(config.dbPath);
+    // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
+    const { ingest } = await import('./ingest.js');
+    const now = dependencies.now ?? (() => new Date());
+    const source = sourceResolver({ ...request, now });
+    const ingested = await ingest(input, options, {
+      source,
+      ...(documents === undefined ? {} : { documents }),
+      config,
+      tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
+      openStore: store,
+      existingStore,
+      ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
+      ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
+      ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+    });
+    const stored = source.resolved();
+    if (stored !== undefined) await existingStore()?.catalog.recordCrawl(stored.id, now().toISOString());
+    const report = stored === undefined ? ingested : { library: stored.library, version: stored.version, ...ingested };
+    return await finishIngest(report, options);
+  };
+
   const jobs = createJobRunner(store, (input, options) => engine.ingest(input, options), dependencies.now ?? (() => new Date()));
   const engine: Engine = {
     config,
     async ingest(input, options = {}) {
-      // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
-      if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
-      // An index path that cannot be created fails now, not after the crawl's first pages.
-      assertStoreLocation(config.dbPath);
-      // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
-      const { ingest } = await import('./ingest.js');
-      const now = dependencies.now ?? (() => new Date());
       const crawl = /^https?:\/\//i.test(input);
-      const source = sourceResolver({
+      return runIngest(input, options, {
         rootUrl: crawl ? input : folderRootUrl(input, options.baseUrl),
         kind: crawl ? 'crawl' : 'local',
         ...(crawl ? {} : { path: resolve(input) }),
         ...given({ library: options.library, version: options.version }),
         settings: ingestSettings(crawl ? input : resolve(input), options),
-        now,
       });
-      const ingested = await ingest(input, options, {
-        source,
-        config,
-        tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
-        openStore: store,
-        existingStore,
-        ...(dependencies.fetch === undefined ? {} : { fetch: dependencies.fetch }),
-        ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }),
-        ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-      });
-      const stored = source.resolved();
-      if (stored !== undefined) await existingStore()?.catalog.recordCrawl(stored.id, now().toISOString());
-      const report = stored === undefined ? ingested : { library: stored.library, version: stored.version, ...ingested };
-      return await finishIngest(report, options);
+    },
+
+    async ingestGit(repository, options = {}) {
+      // A wrong embedder or index path is refused before git runs, as for any ingest.
+      if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
+      assertStoreLocation(config.dbPath);
+      const { ingestGitRepository } = await import('./git-ingest.js');
+      return ingestGitRepository(repository, options, config.local.urlStyle, (plan) =>
+        runIngest(plan.label, options, { rootUrl: plan.rootUrl, kind: 'git', library: plan.library, version: plan.version, settings: plan.settings }, { files: plan.files, baseUrl: plan.rootUrl, urlStyle: plan.urlStyle }),
+      );
     },
 
     async ingestDocuments(documents, options = {}) {
@@ -326,9 +352,19 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       const index = existingStore();
       if (index === undefined) throw new UsageError(`No index at ${config.dbPath}: nothing to refresh. Run \`citedocs ingest <url|folder>\` first.`);
       const all = await index.catalog.listSources();
-      const chosen = (spec === undefined ? all : sourcesNamed(all, spec)).filter((source) => source.kind === 'crawl' || source.kind === 'local');
+      const chosen = (spec === undefined ? all : sourcesNamed(all, spec)).filter((source) => source.kind === 'crawl' || source.kind === 'local' || source.kind === 'git');
       const reports: RefreshReport[] = [];
       for (const source of chosen) {
+        if (source.kind === 'git') {
+          // A git version is its one tag read again: unchanged files are stored pages confirmed, not rewritten.
+          const { gitRefreshRequest } = await import('./git-ingest.js');
+          const again = gitRefreshRequest(source.settings);
+          if (again === undefined) continue;
+          const read = await engine.ingestGit(again.repository, { ...again.options, ...options, library: source.library, version: source.version });
+          for (const report of read.versions) reports.push({ library: source.library, version: source.version, url: source.rootUrl, report });
+          if (options.signal?.aborted) break;
+          continue;
+        }
         const { input, ...settings } = source.settings as { input?: string } & Record<string, unknown>;
         if (typeof input !== 'string') continue;
         const report = await engine.ingest(input, { ...(settings as IngestOptions), ...options, library: source.library, version: source.version });

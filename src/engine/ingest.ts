@@ -6,7 +6,7 @@ import { StoreFullError, UsageError } from '../core/errors.js';
 import type { Chunk, Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
 import type { FetchLike } from '../sources/crawl/fetch-page.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
-import { readLocalFolder } from '../sources/local/local-source.js';
+import { type DocumentFiles, type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
 import type { UrlStyle } from '../sources/local/path-registry.js';
 import { crawlSite } from './crawl-source.js';
 import type { EmbedProgress, EmbedReport } from './embed-pass.js';
@@ -104,6 +104,8 @@ export interface IngestDependencies {
   now?: () => Date;
   /** Which source (library@version) the pages belong to; none: pages keep the source they have. */
   source?: SourceResolver;
+  /** A folder's documents read from elsewhere than the disk (a git tag's objects), published under `baseUrl`; `input` then only names them. */
+  documents?: { files: DocumentFiles; baseUrl: string; urlStyle: UrlStyle };
 }
 
 /** What an ingest reads from: its items, the key its runs are recorded under, and whether this session opened a run. */
@@ -258,6 +260,10 @@ function openSource(
   progress: (fetched: number, queued: number) => void,
 ): IngestSource {
   const { config } = dependencies;
+  if (dependencies.documents !== undefined) {
+    const { files, baseUrl, urlStyle } = dependencies.documents;
+    return { kind: 'local', key: baseUrl, items: readFolder({ directory: input, files, baseUrl, urlStyle }), runOpened: () => false };
+  }
   if (/^https?:\/\//i.test(input)) {
     if (!URL.canParse(input) || new URL(input).hostname === '') throw new UsageError(`Cannot ingest ${input}: it is not a valid URL. Give a start URL like https://example.com/docs/.`);
     return { kind: 'crawl', key: input, ...crawlSite(input, options, dependencies, progress) };
@@ -270,21 +276,23 @@ function openSource(
   }
   const baseUrl = options.baseUrl ?? pathToFileURL(resolve(input)).href.replace(/\/?$/, '/');
   if (options.baseUrl !== undefined) assertHttpUrl(options.baseUrl);
-  const items = readLocalFolder({
-    directory: input,
-    baseUrl,
-    urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle),
-    extractors: {
-      markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
-      html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
-    },
-    ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
-    knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
-    // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
-    ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
-  });
+  const items = readFolder({ directory: input, baseUrl, urlStyle: options.baseUrl === undefined ? 'source' : (options.urlStyle ?? config.local.urlStyle) });
   // The folder's runs are opened by ingest itself, on the first item.
   return { kind: 'local', key: baseUrl, items, runOpened: () => false };
+
+  function readFolder(folder: Pick<LocalSourceOptions, 'directory' | 'baseUrl' | 'urlStyle' | 'files'>) {
+    return readLocalFolder({
+      ...folder,
+      extractors: {
+        markdown: async (source, markdownOptions) => (await loadExtractor())({ format: 'markdown', body: source }, '', markdownOptions),
+        html: async (html, url) => (await loadExtractor())({ format: 'html', body: html }, url),
+      },
+      ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
+      knownUrls: (prefix) => ownedUrlsUnder(dependencies, prefix, 'local'),
+      // A folder has no page budget (crawl.maxPages guards sites against traps); --max-pages sets one.
+      ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+    });
+  }
 }
 
 function assertHttpUrl(value: string): void {

@@ -110,4 +110,16 @@ export async function routeByNamedLibrary(question: string, candidates: readonly
   return { candidates: [...first, ...rest], named };
 }
 
+/** The source (library version) of each candidate's page, for an index of several sources; one that has none: undefined. */
+export async function sourceIdOfCandidates(store: Store, candidates: readonly Candidate[]): Promise<(candidate: Candidate) => number | undefined> {
+  const sources = await store.catalog.sourceNames();
+  if (sources.length < 2) return () => undefined;
+  const labels = await store.catalog.sourceLabels(candidates.map((candidate) => candidate.chunk.pageUrl));
+  const ids = new Map(sources.map((source) => [`${source.library}@${source.version}`, source.id]));
+  return (candidate) => {
+    const label = labels.get(candidate.chunk.pageUrl);
+    return label === undefined ? undefined : ids.get(`${label.library}@${label.version}`);
+  };
+}
+
 export { describeCatalog };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { fixturePage, librarySite, writeSite } from '../../src/testing/catalog-sites.js';
+import { createGitRepository } from '../../src/testing/git-fixture.js';
 import { runCliCaptured } from '../../src/testing/run-cli.js';
 import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
 
@@ -16,6 +17,8 @@ describe('a catalog of libraries and versions in one index', () => {
   let engine: Engine;
   let alpha: StaticServer;
   let widget: StaticServer;
+  let gadgetRepository: string;
+  let gadgetIngest: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
     alpha = await startStaticServer(writeSite(librarySite('Alpha', 6, 'alphaflow')));
@@ -38,6 +41,12 @@ describe('a catalog of libraries and versions in one index', () => {
     // The versions come from the URL paths /docs/1.0/ and /docs/2.0/.
     expect(await engine.ingest(`${widget.url}docs/1.0/`, { library: 'widget' })).toMatchObject({ library: 'widget', version: '1.0', pages: 5 });
     expect(await engine.ingest(`${widget.url}docs/2.0/`, { library: 'widget' })).toMatchObject({ library: 'widget', version: '2.0', pages: 5 });
+    // A library from a git repository: two tags whose docs differ, one version each.
+    gadgetRepository = createGitRepository([
+      { files: { 'docs/index.md': '# Gadget\n\nGadget docs.\n', 'docs/usage.md': '# Usage\n\n## Legacy sprockets\n\nCall gadget.sprocket() to mesh the legacy sprockets.\n' }, tag: 'v1.0.0' },
+      { files: { 'docs/usage.md': '# Usage\n\n## Turbo cogs\n\nCall gadget.cog() to spin the turbo cogs; sprockets are gone.\n' }, tag: 'v2.0.0' },
+    ]);
+    gadgetIngest = await runCliCaptured(['ingest', '--git', gadgetRepository, '--docs-path', 'docs', '--tags', 'v*', '--library', 'gadget', '--json', '--db', dbPath], { cwd: tmpdir() });
   });
 
   afterAll(async () => {
@@ -49,7 +58,7 @@ describe('a catalog of libraries and versions in one index', () => {
     const listed = await runCliCaptured(['sources', '--json', '--db', dbPath], { cwd: tmpdir() });
     expect(listed.code).toBe(0);
     const sources = JSON.parse(listed.stdout) as { library: string; version: string; url: string; pages: number; passages: number; complete: boolean }[];
-    expect(sources.map((source) => `${source.library}@${source.version}`)).toEqual(['alpha@latest', 'beta@3.1', 'gamma@latest', 'widget@1.0', 'widget@2.0']);
+    expect(sources.map((source) => `${source.library}@${source.version}`)).toEqual(['alpha@latest', 'beta@3.1', 'gadget@1.0.0', 'gadget@2.0.0', 'gamma@latest', 'widget@1.0', 'widget@2.0']);
     expect(sources.find((source) => source.library === 'widget' && source.version === '1.0')).toMatchObject({ url: `${widget.url}docs/1.0/`, pages: 5, complete: true });
     for (const source of sources) expect(source.passages).toBeGreaterThanOrEqual(source.pages);
   });
@@ -70,6 +79,34 @@ describe('a catalog of libraries and versions in one index', () => {
     for (const result of old.results) expect(result).toMatchObject({ library: 'widget', version: '1.0', url: expect.stringContaining('/docs/1.0/') });
   });
 
+  it('ingests a git repository at each tag as one version per tag, from the CLI', () => {
+    expect(gadgetIngest.code).toBe(0);
+    const report = JSON.parse(gadgetIngest.stdout) as { versions: { tag: string; library: string; version: string; pages: number; url: string }[] };
+    expect(report.versions.map(({ tag, library, version, pages }) => ({ tag, library, version, pages }))).toEqual([
+      { tag: 'v1.0.0', library: 'gadget', version: '1.0.0', pages: 2 },
+      { tag: 'v2.0.0', library: 'gadget', version: '2.0.0', pages: 2 },
+    ]);
+  });
+
+  it('keeps the versions of a git library apart: scoped search never returns the other tag, latest is the highest', async () => {
+    const old = await engine.search('sprockets cogs gadget', { library: 'gadget', version: '1.0.0', limit: 10 });
+    expect(old.results.length).toBeGreaterThan(0);
+    for (const result of old.results) expect(result).toMatchObject({ library: 'gadget', version: '1.0.0', url: expect.stringContaining('@v1.0.0/docs/') });
+    expect(old.results[0]?.text).toContain('legacy sprockets');
+    const latest = await engine.search('sprockets cogs gadget', { library: 'gadget', limit: 10 });
+    for (const result of latest.results) expect(result).toMatchObject({ version: '2.0.0' });
+    expect(latest.results[0]?.text).toContain('turbo cogs');
+  });
+
+  it('says which tags there are when --tags matches none, and refuses a source beside --git', async () => {
+    const none = await runCliCaptured(['ingest', '--git', gadgetRepository, '--tags', 'release-*', '--db', dbPath], { cwd: tmpdir() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`No tag of ${gadgetRepository} matches --tags 'release-*'. Its tags: v1.0.0, v2.0.0.`);
+    const both = await runCliCaptured(['ingest', 'https://example.com/', '--git', gadgetRepository, '--db', dbPath], { cwd: tmpdir() });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/Give either https:\/\/example\.com\/ or --git/);
+  });
+
   it('takes latest (and a library with no version) to mean the highest version, and accepts ranges', async () => {
     for (const version of [undefined, 'latest', '2.x', '>=1.5 <3']) {
       const { results } = await engine.search('connection timeouts', { library: 'widget', ...(version === undefined ? {} : { version }) });
@@ -83,7 +120,7 @@ describe('a catalog of libraries and versions in one index', () => {
   it('refuses an unknown version or library, listing the ones there are', async () => {
     await expect(engine.search('timeouts', { library: 'widget', version: '3.0' })).rejects.toThrow(UsageError);
     await expect(engine.search('timeouts', { library: 'widget', version: '3.0' })).rejects.toThrow(/widget has 2\.0, 1\.0/);
-    await expect(engine.search('timeouts', { library: 'delta' })).rejects.toThrow(/No library "delta".*alpha \(latest\), beta \(3\.1\), gamma \(latest\), widget \(2\.0, 1\.0\)/);
+    await expect(engine.search('timeouts', { library: 'delta' })).rejects.toThrow(/No library "delta".*alpha \(latest\), beta \(3\.1\), gadget \(2\.0\.0, 1\.0\.0\), gamma \(latest\), widget \(2\.0, 1\.0\)/);
     const cli = await runCliCaptured(['search', 'timeouts', '--library', 'widget', '--version', '9', '--db', dbPath], { cwd: tmpdir() });
     expect(cli.code).toBe(2);
     expect(cli.stderr).toMatch(/widget has 2\.0, 1\.0/);
@@ -106,7 +143,7 @@ describe('a catalog of libraries and versions in one index', () => {
     const removed = await runCliCaptured(['remove', 'widget@1.0', '--json', '--db', dbPath], { cwd: tmpdir() });
     expect(removed.code).toBe(0);
     expect(JSON.parse(removed.stdout)).toEqual([{ library: 'widget', version: '1.0', pages: 5 }]);
-    expect((await engine.listSources()).map((source) => `${source.library}@${source.version}`)).toEqual(['alpha@latest', 'beta@3.1', 'gamma@latest', 'widget@2.0']);
+    expect((await engine.listSources()).map((source) => `${source.library}@${source.version}`)).toEqual(['alpha@latest', 'beta@3.1', 'gadget@1.0.0', 'gadget@2.0.0', 'gamma@latest', 'widget@2.0']);
     await expect(engine.search('timeouts', { library: 'widget', version: '1.0' })).rejects.toThrow(/widget has 2\.0/);
     const still = await engine.search('install widget pip', { library: 'widget', version: '2.0' });
     expect(still.results[0]).toMatchObject({ library: 'widget', version: '2.0', url: `${widget.url}docs/2.0/install.html#install-with-pip` });

@@ -177,7 +177,7 @@ describe('ingest <url>docs/ --json', () => {
   it('never requests pages outside /docs/, binaries or other hosts, and requests each URL once', () => {
     expect(requestsDuringIngest.length).toBeGreaterThan(0);
     // Besides pages under /docs/, only the site-wide files that list pages are read.
-    const wellKnown = ['/robots.txt', '/sitemap.xml', '/llms.txt'];
+    const wellKnown = ['/robots.txt', '/sitemap.xml', '/llms.txt', '/llms-full.txt'];
     for (const path of requestsDuringIngest) expect(path.startsWith('/docs/') || wellKnown.includes(path), path).toBe(true);
     expect(requestsDuringIngest).not.toContain('/blog/post.html');
     expect(requestsDuringIngest.filter((path) => /\.(png|pdf)$/.test(path))).toEqual([]);

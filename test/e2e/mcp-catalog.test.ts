@@ -1,7 +1,8 @@
 /**
- * The catalog over MCP stdio, against `citedocs mcp` processes: index_docs is refused unless the
- * server was started with --allow-indexing; with it, a job runs to completion with progress
- * notifications, is listed by `jobs`, and its library is found by resolve_library and read by get_docs.
+ * The catalog over MCP stdio, against `citedocs mcp` processes, and over streamable HTTP, against
+ * `citedocs serve` processes: index_docs is refused unless the server was started with
+ * --allow-indexing; with it, a job runs to completion with progress notifications, is listed by
+ * `jobs`, and its library is found by resolve_library and read by get_docs.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { librarySite, writeSite } from '../../src/testing/catalog-sites.js';
 import { runCliCaptured } from '../../src/testing/run-cli.js';
@@ -83,5 +86,88 @@ describe('MCP catalog tools over stdio', () => {
     const done = await client.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'alpha-limited', version: '1.0', wait: true } }, undefined, { timeout: 60_000 });
     expect(textOf(done)).toMatch(/not complete: --max-requests 2 \(setting crawl\.maxPages\) ended it with \d+ URLs left; run index_docs again to continue/);
     expect((done.structuredContent as { job: { stoppedBy?: { limit: string; value: number } } }).job.stoppedBy).toMatchObject({ limit: 'maxPages', value: 2 });
+  }, 120_000);
+});
+
+/** `citedocs serve` on a free port of 127.0.0.1; resolves with its address once stdout has printed it. */
+async function startServe(dbPath: string, flags: string[]): Promise<{ child: ChildProcessWithoutNullStreams; base: string; stderr: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--port', '0', '--quiet', '--db', dbPath, ...flags], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address in 30 s: ${stderr}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}: ${stderr}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  return { child, base, stderr: () => stderr };
+}
+
+describe('MCP catalog tools over streamable HTTP (citedocs serve)', () => {
+  let site: StaticServer;
+  const servers: ChildProcessWithoutNullStreams[] = [];
+  const clients: Client[] = [];
+  const connectHttp = async (base: string) => {
+    const client = new Client({ name: 'citedocs-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    site = await startStaticServer(writeSite(librarySite('Beta', 4, 'betaflow')));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    for (const server of servers) server.kill('SIGTERM');
+    await Promise.all(servers.map((server) => (server.exitCode === null ? new Promise((resolve) => server.once('exit', resolve)) : undefined)));
+    await site.close();
+  });
+
+  it('refuses index_docs unless serve was started with --allow-indexing', async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-http-')), 'index.db');
+    await runCliCaptured(['ingest', `${site.url}topic-0.html`, '--max-pages', '1', '--library', 'seed', '--db', dbPath, '-q'], { cwd: tmpdir() });
+    const server = await startServe(dbPath, []);
+    servers.push(server.child);
+    const client = await connectHttp(server.base);
+    const refused = await client.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'beta', version: '1.0' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/--allow-indexing/);
+  }, 60_000);
+
+  it('starts on no index with --allow-indexing, runs an index_docs job to completion with progress notifications over HTTP, lists it, and serves the library', async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-mcp-http-')), 'index.db');
+    const server = await startServe(dbPath, ['--allow-indexing']);
+    servers.push(server.child);
+    const client = await connectHttp(server.base);
+    const progress: string[] = [];
+    const done = await client.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'beta-lib', version: '2.0', wait: true } }, undefined, {
+      onprogress: (notification) => progress.push(notification.message ?? ''),
+      timeout: 60_000,
+    });
+    expect(done.isError).toBeFalsy();
+    expect(textOf(done)).toMatch(/Job \d+: complete — beta-lib@2\.0 .*, 5 pages/);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toMatch(/pages stored/);
+    expect(done.structuredContent).toMatchObject({ job: { state: 'complete', library: 'beta-lib', version: '2.0', pages: 5 } });
+
+    // A second client (each HTTP request has its own MCP server) sees the job and the library.
+    const other = await connectHttp(server.base);
+    expect(textOf(await other.callTool({ name: 'jobs', arguments: {} }))).toMatch(/complete — beta-lib@2\.0/);
+    const docs = textOf(await other.callTool({ name: 'get_docs', arguments: { library: 'beta-lib', topic: 'connection timeouts for proxies', maxTokens: 300 } }));
+    expect(docs).toMatch(/^beta-lib@2\.0 documentation on "connection timeouts for proxies":/);
+    expect(docs).toContain(`${site.url}topic-1.html#connection-timeouts-for-proxies`);
+
+    // Without wait, the job starts and the call answers at once with its id.
+    const started = await other.callTool({ name: 'index_docs', arguments: { url: site.url, library: 'beta-lib', version: '2.1' } });
+    expect(textOf(started)).toMatch(/^Started job \d+: indexing /);
   }, 120_000);
 });

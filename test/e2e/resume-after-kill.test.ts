@@ -360,7 +360,7 @@ describe('ingest killed with SIGKILL in the middle of a crawl, then run again', 
   it('the next ingest continues from the stored frontier instead of starting over', () => {
     const donePaths = new Set(killed.frontierDone.map((url) => new URL(url).pathname));
     // Sitemaps and llms.txt under the start folder are read again on a resumed run (it may have been killed before them).
-    const listing = new Set(['/docs/sitemap.xml', '/docs/llms.txt']);
+    const listing = new Set(['/docs/sitemap.xml', '/docs/llms.txt', '/docs/llms-full.txt']);
     const requested = new Set(server.requests.slice(resumeStart).filter((entry) => entry.path.startsWith('/docs/') && !listing.has(entry.path)).map((entry) => entry.path));
     // Only the start page is requested again among those marked done (conditionally, see above).
     expect([...requested].filter((path) => donePaths.has(path) && path !== '/docs/')).toEqual([]);

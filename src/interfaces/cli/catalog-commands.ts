@@ -1,24 +1,32 @@
 import type { Command } from 'commander';
 import type { Engine, SourceSummary } from '../../engine/engine-types.js';
+import type { WriterLock } from '../../store/sqlite/writer-lock.js';
 import { formatIngest } from './format.js';
+import { LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
 import type { CliIo, CommonOptions } from './main.js';
+import { nonNegativeInteger } from './option-parsers.js';
 import { progressReporter } from './progress.js';
 
 interface CommandKit {
   withCommon: (command: Command) => Command;
   engineFor: (options: CommonOptions) => Engine;
   print: (options: CommonOptions, json: unknown, human: string) => void;
+  /** Waits (saying so) until no other process writes the index. */
+  lockIndex: (dbPath: string, timeoutSeconds?: number) => Promise<WriterLock>;
 }
 
 /** `citedocs sources`, `remove`, `refresh` and `jobs`: the catalog of library versions in one index. */
 export function registerCatalogCommands(program: Command, io: CliIo, kit: CommandKit): void {
   const { withCommon, engineFor, print } = kit;
-  const withEngine = async <T>(options: CommonOptions, run: (engine: Engine) => Promise<T> | T): Promise<T> => {
+  /** With `lockTimeout` (the commands that write): waits until no other process writes the index. */
+  const withEngine = async <T>(options: CommonOptions & { lockTimeout?: number }, run: (engine: Engine) => Promise<T> | T): Promise<T> => {
     const engine = engineFor(options);
+    const lock = options.lockTimeout === undefined ? undefined : await kit.lockIndex(engine.config.dbPath, options.lockTimeout);
     try {
       return await run(engine);
     } finally {
       await engine.close();
+      lock?.release();
     }
   };
 
@@ -33,8 +41,9 @@ export function registerCatalogCommands(program: Command, io: CliIo, kit: Comman
     program
       .command('remove')
       .description('delete one library (every version) or one version of it from the index; the other sources stay as they are')
-      .argument('<library[@version]>', 'e.g. pytest, or pytest@8.1 (citedocs sources lists them)'),
-  ).action((spec: string, options: CommonOptions) =>
+      .argument('<library[@version]>', 'e.g. pytest, or pytest@8.1 (citedocs sources lists them)')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
+  ).action((spec: string, options: CommonOptions & { lockTimeout: number }) =>
     withEngine(options, async (engine) => {
       const removed = await engine.removeSources(spec);
       print(options, removed, removed.map((source) => `Removed ${source.library}@${source.version}: ${source.pages} pages.`).join('\n'));
@@ -45,8 +54,9 @@ export function registerCatalogCommands(program: Command, io: CliIo, kit: Comman
     program
       .command('refresh')
       .description('re-read every source (or the one named) as its ingest did: unchanged pages cost a conditional request, changed ones are re-indexed, gone ones removed')
-      .argument('[library[@version]]', 'only this library (every version) or this version'),
-  ).action((spec: string | undefined, options: CommonOptions) =>
+      .argument('[library[@version]]', 'only this library (every version) or this version')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
+  ).action((spec: string | undefined, options: CommonOptions & { lockTimeout: number }) =>
     withEngine(options, async (engine) => {
       const reporter = progressReporter(io, options);
       const reports = await engine.refresh(spec, {

@@ -17,6 +17,7 @@ import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
+import { indexLocker, LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -49,6 +50,10 @@ interface IngestFlags {
   render?: boolean;
   library?: string;
   version?: string;
+  lockTimeout: number;
+  git?: string;
+  docsPath?: string;
+  tags: string[];
 }
 
 interface ScopeFlags {
@@ -129,13 +134,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { values, dependencies } = configFor(options, dbPath);
     return createEngine(values, dependencies);
   };
+  const lockIndex = indexLocker(warn, io.signal);
   const print = (options: CommonOptions, json: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(json, null, 2) : human}\n`);
 
   withEmbedder(withCommon(
     program
       .command('ingest')
-      .description('crawl a docs site (http/https URL) or read a folder of Markdown/HTML into the index; run again to update it')
-      .argument('<source>', 'start URL or folder')
+      .description('crawl a docs site (http/https URL), read a folder of Markdown/HTML, or a git repository\'s docs folder at each tag (--git), into the index; run again to update it')
+      .argument('[source]', 'start URL or folder (none with --git)')
       .option('--library <name>', 'the library these docs are of (default: the name it was ingested under, else one from the host or the start page title)')
       .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else latest)')
       .option('--max-requests <n>', 'stop after this many requests (files, for a folder); the next run continues', positiveInteger)
@@ -146,14 +152,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--include <glob>', 'only crawl URL paths matching this glob (repeatable), e.g. "/docs/api/**"', collect, [])
       .option('--exclude <glob>', 'never crawl URL paths matching this glob (repeatable), e.g. "/docs/ja/**"', collect, [])
       .option('--export <file.jsonl>', 'also write every page read as a JSON line (url, title, markdown, headings, fetchedAt, etag, lastModified)')
-      .option('--base-url <url>', 'for a folder: the URL its documents are published under')
+      .option('--base-url <url>', 'for a folder: the URL its documents are published under; with --git, {version} or {tag} in it names each version (default: GitHub/GitLab file pages, else git+file:REPO@TAG/PATH)')
       .addOption(new Option('--url-style <style>', 'for a folder: how file paths become URLs').choices(['clean', 'slash', 'html']))
       .option('--allow-host <host>', 'for a site: another host (or host:port) the start URL may redirect to (repeatable); no other host is ever requested', collect, [])
       .option('--allow-private-hosts', 'for a site on your intranet: let the start host be on a private network (loopback start URLs need no flag)')
-      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)'),
-  )).action(async (source: string, options: CommonOptions & IngestFlags) => {
+      .option('--render', 'for a site built by JavaScript: run each page in headless Chromium before reading it (crawl.render; needs /usr/bin/chromium or crawl.browserPath)')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS)
+      .option('--git <repository>', 'read the docs folder of a git repository (a path or URL) from git objects, no checkout: one version per tag')
+      .option('--docs-path <folder>', 'with --git: the documentation folder inside the repository (default: docs; . for all of it)')
+      .option('--tags <pattern>', "with --git: the tags to read, a glob like 'v*' (repeatable); each tag's version is its name (v5.0.1 → 5.0.1); default: HEAD as latest", collect, []),
+  )).action(async (source: string | undefined, options: CommonOptions & IngestFlags) => {
     const maxRequests = renamedValue(options.maxRequests, options.maxPages, { command: 'ingest', old: '--max-pages', replacement: '--max-requests' }, warn);
+    if (options.git !== undefined || source === undefined) return ingestGitCommand(source, options, maxRequests);
+    if (options.docsPath !== undefined || options.tags.length > 0) throw new UsageError(`--docs-path and --tags read a git repository: add --git <repository> (citedocs ingest --git ${source} --docs-path docs --tags 'v*').`);
     const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout, true);
     const exporter = options.export === undefined ? undefined : openExport(options.export);
     try {
       const reporter = progressReporter(io, options);
@@ -185,8 +198,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       exporter?.close();
       await engine.close();
+      lock.release();
     }
   });
+
+  async function ingestGitCommand(source: string | undefined, options: CommonOptions & IngestFlags, maxRequests: number | undefined): Promise<void> {
+    if (options.git === undefined) throw new UsageError('Give what to ingest: a start URL, a folder, or --git <repository> (citedocs ingest https://example.com/docs/).');
+    if (source !== undefined) throw new UsageError(`Give either ${source} or --git ${options.git}, not both: one ingest reads one source.`);
+    const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout, true);
+    try {
+      const reporter = progressReporter(io, options);
+      const report = await engine.ingestGit(options.git, {
+        ...given({ library: options.library, version: options.version, docsPath: options.docsPath, baseUrl: options.baseUrl, urlStyle: options.urlStyle, maxPages: maxRequests }),
+        ...(options.tags.length === 0 ? {} : { tags: options.tags }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
+      });
+      reporter?.end();
+      const stats = report.versions.some((version) => version.pages > 0 || version.removed > 0) ? await engine.stats() : undefined;
+      const human = report.versions.map((version, index) => `${version.tag} → ${version.library ?? '?'}@${version.version ?? '?'} (${version.url}):\n${formatIngest(version, index === report.versions.length - 1 ? stats : undefined)}`).join('\n\n');
+      print(options, report, human);
+      const empty = report.versions.find((version) => version.pages === 0 && version.removed === 0 && !version.interrupted);
+      if (empty !== undefined) fail(`nothing was ingested from ${report.docsPath}/ at ${empty.tag} of ${options.git}${empty.errors[0] ? `: ${empty.errors[0].message}` : ''}.`);
+    } finally {
+      await engine.close();
+      lock.release();
+    }
+  }
 
   withEmbedder(withCommon(
     program
@@ -252,9 +291,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   withEmbedder(withCommon(
     program
       .command('embed')
-      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume'),
-  )).action(async (options: CommonOptions) => {
+      .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume')
+      .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
+  )).action(async (options: CommonOptions & { lockTimeout: number }) => {
     const engine = engineFor(options);
+    const lock = await lockIndex(engine.config.dbPath, options.lockTimeout);
     try {
       const reporter = progressReporter(io, options);
       const report = await engine.embed({
@@ -266,6 +307,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (report.interrupted) exitCode = EXIT.failure;
     } finally {
       await engine.close();
+      lock.release();
     }
   });
 
@@ -324,8 +366,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   });
 
-  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, warn });
-  registerCatalogCommands(program, io, { withCommon, engineFor, print });
+  registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, configFor, warn });
+  registerCatalogCommands(program, io, { withCommon, engineFor, print, lockIndex });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
   registerMigrateCommand(program, io, withCommon);
 

@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine-types.js';
-import { CitedocsError } from '../../core/errors.js';
+import { CitedocsError, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import type { CliIo } from './main.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
@@ -19,12 +22,17 @@ interface ServeFlags {
   allowedOrigins: string[];
   example: string[];
   timeout: number;
+  /** Processes serving requests; undefined: one per core. */
+  workers?: number;
+  allowIndexing?: boolean;
 }
 
 interface CommandKit {
   withCommon: (command: Command) => Command;
   withEmbedder: (command: Command) => Command;
   engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+  /** The configuration engineFor builds its engine from, for worker processes to build theirs. */
+  configFor: (options: { db?: string; config?: string; embedder?: string }) => { values: CitedocsConfigInput; dependencies: { configOrigin?: string } };
   warn: (code: string, message: string) => void;
 }
 
@@ -56,6 +64,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--allowed-origins <origins>', ALLOWED_ORIGINS_HELP, collectList, [])
     .option('--example <question>', 'a question the chat page suggests before the first one (repeatable; default: topics from page titles)', collect, [])
     .option('--timeout <ms>', 'stop a request that takes longer than this many milliseconds', positiveInteger, 60_000)
+    .option('--workers <n>', 'processes that serve requests, sharing the port and the index (default: one per CPU core, or 1 with --allow-indexing; 1: this process alone)', positiveInteger)
+    .option('--allow-indexing', 'let agents index documentation sites over MCP (index_docs runs background crawl jobs; served by one process, the index writer)')
     .action(async (options: ServeFlags) => listen(options, 'serve'));
 
   kit
@@ -72,7 +82,7 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
     .option('--api-key <key>', 'with --port: require this bearer token (repeatable)', collect, [])
     .option('--allowed-hosts <hosts>', `with --port: ${ALLOWED_HOSTS_HELP}`, collectList, [])
     .option('--allowed-origins <origins>', `with --port: ${ALLOWED_ORIGINS_HELP}`, collectList, [])
-    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number; allowIndexing?: boolean }) => {
+    .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number }) => {
       if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], example: [], timeout: 60_000 }, 'mcp');
       const engine = kit.engineFor(options);
       try {
@@ -88,30 +98,61 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
   async function listen(options: ServeFlags, mode: 'serve' | 'mcp'): Promise<void> {
     const engine = kit.engineFor(options);
     try {
-      // A missing or unreadable index is refused now, not at the first request.
-      const stats = await engine.stats();
+      // A missing or unreadable index is refused now, not at the first request; a server that may index starts on an empty one.
+      const stats = options.allowIndexing === true && !existsSync(engine.config.dbPath) ? undefined : await engine.stats();
       const apiKeys = [...options.apiKey, ...(io.env['CITEDOCS_API_KEYS'] ?? '').split(',').map((key) => key.trim()).filter(Boolean)];
       if (!LOOPBACK.has(options.host) && apiKeys.length === 0) {
         kit.warn('open-server', `listening on ${options.host} without --api-key: anyone who can reach this machine can query the index.`);
       }
-      const { createHttpServer } = await import('../http/server.js');
       // The name it is bound to is one it answers to; a wildcard address names none.
       const boundName = isIP(options.host) === 0 && !LOOPBACK.has(options.host) ? [options.host] : [];
-      const app = await createHttpServer(engine, {
+      const serverOptions = {
         apiKeys,
         corsOrigins: options.corsOrigin,
         allowedHosts: [...boundName, ...options.allowedHosts],
         allowedOrigins: options.allowedOrigins,
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
+        allowIndexing: options.allowIndexing === true,
         log: options.quiet !== true,
-        logStream: { write: (line) => io.stderr(line) },
-      });
-      const address = await app.listen({ host: options.host, port: options.port });
-      const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
-      io.stderr(`citedocs: serving ${engine.config.dbPath} (${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}): ${what}\n`);
-      // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
-      io.stdout(`${address}\n`);
+      };
+      const announce = (address: string, workers: number) => {
+        const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
+        const by = workers === 1 ? '' : `; ${workers} worker processes`;
+        const holding = stats === undefined ? 'no index yet: agents may index with index_docs' : `${plural(stats.pages, 'page')}, ${plural(stats.chunks, 'passage')}`;
+        io.stderr(`citedocs: serving ${engine.config.dbPath} (${holding}): ${what}${by}\n`);
+        // The one line on stdout, for scripts: where to send requests. Everything else goes to stderr.
+        io.stdout(`${address}\n`);
+      };
+      if (options.allowIndexing === true && options.workers !== undefined && options.workers > 1) {
+        throw new UsageError(`--allow-indexing runs ingest jobs in the serving process, which must be the index's one writer: drop --workers ${options.workers} (or serve a second, read-only server with --workers beside it).`);
+      }
+      const workers = options.workers ?? (mode === 'serve' && options.allowIndexing !== true ? availableParallelism() : 1);
+      if (workers > 1) {
+        // Refused here, once, rather than by every worker: a host or origin that does not parse.
+        const { createHostCheck } = await import('../http/host-check.js');
+        createHostCheck({ allowedHosts: serverOptions.allowedHosts, allowedOrigins: [...serverOptions.allowedOrigins, ...serverOptions.corsOrigins] });
+        const { values, dependencies } = kit.configFor(options);
+        const { serveWithWorkers } = await import('../http/serve-workers.js');
+        // Each worker opens the index itself; this process only supervises them.
+        await engine.close();
+        await serveWithWorkers({
+          workers,
+          settings: {
+            config: { values: { ...values, dbPath: engine.config.dbPath }, ...(dependencies.configOrigin === undefined ? {} : { configOrigin: dependencies.configOrigin }) },
+            server: serverOptions,
+            host: options.host,
+            port: options.port,
+          },
+          ...(io.signal === undefined ? {} : { signal: io.signal }),
+          log: io.stderr,
+          onListening: (address) => announce(address, workers),
+        });
+        return;
+      }
+      const { createHttpServer } = await import('../http/server.js');
+      const app = await createHttpServer(engine, { ...serverOptions, logStream: { write: (line) => io.stderr(line) } });
+      announce(await app.listen({ host: options.host, port: options.port }), 1);
       await new Promise<void>((resolve) => {
         if (io.signal === undefined) return;
         if (io.signal.aborted) resolve();

@@ -29,6 +29,8 @@ export interface HttpServerOptions {
   exampleQuestions?: readonly string[];
   /** A request that takes longer is aborted with 504. */
   requestTimeoutMs?: number;
+  /** MCP's index_docs may start ingest jobs (`--allow-indexing`); off: it refuses. */
+  allowIndexing?: boolean;
   bodyLimitBytes?: number;
   /** Structured JSON logs (one line per request) to stderr; off in tests. */
   log?: boolean;
@@ -115,7 +117,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.get('/healthz', async () => {
     const stats = await engine.stats();
     const indexVersion = engine.indexVersion();
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, ...(indexVersion === undefined ? {} : { indexVersion }) };
+    // pid: which process answered, when `serve --workers N` runs several; indexVersion: the index a PostgreSQL replica serves.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid, ...(indexVersion === undefined ? {} : { indexVersion }) };
   });
   app.get('/openapi.json', () => openApiDocument());
 
@@ -145,7 +148,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.post('/mcp', async (request, reply) => {
     authorize(request);
     reply.hijack();
-    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body);
+    await handleMcpHttpRequest(engine, request.raw, reply.raw, request.body, { allowIndexing: options.allowIndexing === true });
   });
   app.route({
     method: ['GET', 'DELETE'],

@@ -24,11 +24,23 @@ export async function runMcpOverStdio(engine: Engine, streams: { stdin?: NodeJS.
  */
 export async function handleMcpHttpRequest(engine: Engine, request: IncomingMessage, response: ServerResponse, body: unknown, options: CatalogToolOptions = {}): Promise<void> {
   const server = createMcpServer(engine, options);
-  const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+  // One JSON answer, unless the client asked for progress: notifications need the event stream
+  // (in JSON mode the SDK drops them), so such a request is answered as server-sent events.
+  const transport = new StreamableHTTPServerTransport({ enableJsonResponse: !asksForProgress(body) });
   response.once('close', () => {
     void transport.close();
     void server.close();
   });
   await server.connect(transport);
   await transport.handleRequest(request, response, body);
+}
+
+/** Whether a JSON-RPC message (or batch) carries a progress token: `params._meta.progressToken`. */
+export function asksForProgress(body: unknown): boolean {
+  if (Array.isArray(body)) return body.some(asksForProgress);
+  if (typeof body !== 'object' || body === null) return false;
+  const params = (body as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return false;
+  const meta = (params as { _meta?: unknown })._meta;
+  return typeof meta === 'object' && meta !== null && (meta as { progressToken?: unknown }).progressToken !== undefined;
 }

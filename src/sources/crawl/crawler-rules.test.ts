@@ -94,6 +94,32 @@ describe('crawl rules', () => {
     expect(paths(server)).not.toContain('/blog/post.html');
   });
 
+  it('finds pages through llms-full.txt when a site offers only that, reading each page itself (its real anchors), never the file as a page', async () => {
+    const server = await site({
+      '/llms-full.txt': (request, response) =>
+        void response
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`# Listed\nSource: http://${request.headers.host}/docs/listed.html\n\nListed text, as the file copies it.\n\n# Linked\n\nSee [linked](/docs/linked.html#part).\n\n# Elsewhere\nSource: http://${request.headers.host}/blog/post.html\n`),
+      '/docs/': page('Home'),
+      '/docs/listed.html': '<html><head><title>Listed</title></head><body><main><h1 id="listed-heading">Listed</h1><p>Its own text.</p></main></body></html>',
+      '/docs/linked.html': page('Linked'),
+      '/blog/post.html': page('Blog'),
+    });
+    const { all, pages } = await run(crawl(options(`${server.base}/docs/`)));
+    expect(pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/linked.html`, `${server.base}/docs/listed.html`]);
+    const listed = all.flatMap((item) => (item.kind === 'page' && item.page.url.endsWith('/listed.html') ? [item.page] : []))[0];
+    expect(listed?.headings.map((heading) => heading.anchor)).toEqual(['listed-heading']);
+    expect(listed?.markdown).toContain('Its own text.');
+    expect(paths(server)).toContain('/llms.txt');
+    expect(paths(server)).not.toContain('/blog/post.html');
+  });
+
+  it('reads llms-full.txt only where no llms.txt is offered', async () => {
+    const server = await site({ '/llms.txt': text('# Site\n\n- [A](/docs/a.html)\n'), '/docs/': page('Home'), '/docs/a.html': page('A') });
+    expect((await run(crawl(options(`${server.base}/docs/`)))).pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/a.html`]);
+    expect(paths(server)).not.toContain('/llms-full.txt');
+  });
+
   it('applies include and exclude globs to URL paths, e.g. to skip a language mirror', async () => {
     const server = await site({
       '/docs/': page('Home', ['en/a.html', 'ja/a.html', 'en/api/b.html']),

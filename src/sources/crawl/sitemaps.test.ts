@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveSite, type SiteServer } from '../../testing/http-site.js';
-import { parseLlmsTxt, readSitemaps } from './sitemaps.js';
+import { parseLlmsFullTxt, parseLlmsTxt, readSitemaps } from './sitemaps.js';
 
 const servers: SiteServer[] = [];
 afterEach(async () => Promise.all(servers.splice(0).map((server) => server.close())));
@@ -34,6 +34,13 @@ describe('readSitemaps', () => {
     expect(result.urls).toEqual([]);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]?.message).toMatch(/bad.xml is not valid XML/);
+  });
+});
+
+describe('parseLlmsFullTxt', () => {
+  it('lists the Source: and URL: lines of the concatenated documents and their links, without fragments, http(s) only', () => {
+    const text = '# Guide\nSource: https://d.example/docs/guide\n\nText with [a link](/docs/api.html.md).\n\n# API\nURL: <https://d.example/docs/api#top>\nsource: mailto:x@d.example\n';
+    expect(parseLlmsFullTxt(text, 'https://d.example/llms-full.txt')).toEqual(['https://d.example/docs/api.html', 'https://d.example/docs/guide', 'https://d.example/docs/api']);
   });
 });
 

@@ -73,6 +73,23 @@ export function parseLlmsTxt(text: string, baseUrl: string): string[] {
   return [...urls];
 }
 
+/**
+ * Pages an llms-full.txt names: its Markdown links and its `Source:` / `URL:` lines (the
+ * documents it concatenates are headed so by the generators that write one). Its text is
+ * never a page: the pages themselves are read, with the anchors they really have.
+ */
+export function parseLlmsFullTxt(text: string, baseUrl: string): string[] {
+  const urls = new Set(parseLlmsTxt(text, baseUrl));
+  for (const match of text.matchAll(/^(?:source|url):\s*<?(\S+?)>?\s*$/gim)) {
+    const location = absolute(match[1], baseUrl);
+    if (location === undefined || !/^https?:/i.test(location)) continue;
+    const url = new URL(location);
+    url.hash = '';
+    urls.add(url.href);
+  }
+  return [...urls];
+}
+
 function absolute(value: unknown, base: string): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   try {

@@ -24,6 +24,14 @@ export interface LocalSourceOptions {
   knownUrls?: (prefix: string) => MaybePromise<string[]>;
   /** Pages read at most; the files left are reported in a `limited` item. Unset: every file. */
   maxPages?: number;
+  /** Where the documents come from instead of the disk (e.g. a git tag's objects); `directory` then only names them in messages. */
+  files?: DocumentFiles;
+}
+
+/** A folder's documents: their paths (relative, `/`-separated) and their bytes. */
+export interface DocumentFiles {
+  list(): Promise<string[]>;
+  read(path: string): Promise<Uint8Array>;
 }
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.svn', '.hg']);
@@ -32,7 +40,8 @@ const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.svn', '.hg']);
 export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenerator<SourceItem> {
   const { directory, extractors } = options;
   const now = options.now ?? (() => new Date());
-  const files = await listDocuments(directory);
+  const reader = options.files ?? folderFiles(directory);
+  const files = (await reader.list()).filter(isDocumentPath).sort(indexFirst);
   if (files.length === 0) {
     throw new SourceError(
       `No documents (${DOCUMENT_EXTENSIONS.join(', ')}) found in ${directory}. Point citedocs at the folder that holds your documentation.`,
@@ -45,7 +54,7 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
   const sources = new Map<string, string>();
   const urls = new Map<string, string>();
   for (const path of files) {
-    const bytes = await readFile(join(directory, ...path.split('/')));
+    const bytes = await reader.read(path);
     // A binary file named .md or .html (an image, an archive, a build artefact) is no document.
     const binary = binaryContentReason(bytes);
     if (binary !== undefined) {
@@ -103,7 +112,16 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
   }
 }
 
-async function listDocuments(directory: string): Promise<string[]> {
+function folderFiles(directory: string): DocumentFiles {
+  return { list: () => listFiles(directory), read: (path) => readFile(join(directory, ...path.split('/'))) };
+}
+
+/** A document a folder's ingest reads: a known extension, nothing under a hidden or dependency folder. */
+export function isDocumentPath(path: string): boolean {
+  return (DOCUMENT_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase()) && !path.split('/').some((part) => SKIPPED_DIRECTORIES.has(part) || part.startsWith('.'));
+}
+
+async function listFiles(directory: string): Promise<string[]> {
   let info;
   try {
     info = await stat(directory);
@@ -114,11 +132,7 @@ async function listDocuments(directory: string): Promise<string[]> {
     throw new SourceError(`${directory} is not a folder. Give a folder of documentation or an http(s) URL.`, directory);
   }
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && (DOCUMENT_EXTENSIONS as readonly string[]).includes(extname(entry.name).toLowerCase()))
-    .map((entry) => relative(directory, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .filter((path) => !path.split('/').some((part) => SKIPPED_DIRECTORIES.has(part) || part.startsWith('.')))
-    .sort(indexFirst);
+  return entries.filter((entry) => entry.isFile()).map((entry) => relative(directory, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
 /** `a/index.md` before `a.md`, so a folder's index keeps the URL when both exist. */

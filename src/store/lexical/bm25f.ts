@@ -1,7 +1,9 @@
 import type { LexicalRanking } from '../../core/types.js';
 import type { QueryTerm } from './analyze.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
+import { collectPruned } from './max-score.js';
 import type { PostingList, Segment } from './segment.js';
+import { TopK } from './top-k.js';
 
 export interface ScoredDoc {
   /** The document's position in its segment (in the one segment, for `scoreBm25f`). */
@@ -29,7 +31,7 @@ export interface ScoringSegment {
   rowIds: Float64Array;
   /** `count × FIELD_COUNT` field lengths. */
   lengths: Uint16Array;
-  /** One bit per document, set when it was deleted; absent when none was. */
+  /** One bit per document, set when it was deleted; absent when none was. Never changed in place: new tombstones come as a new array. */
   deleted?: Uint8Array | undefined;
   /** Links to the document's entry, and other pages linking into its page, capped at 65,535. */
   inlinks(doc: number): number;
@@ -43,10 +45,38 @@ export interface ScoringIndex {
   documents: number;
   /** Mean length of each field over the live documents. */
   averageLengths: readonly number[];
+  /** At least the links of every live document (`inlinks`, `pageInlinks`): the link prior is bounded by its value at these. */
   maxInlinks: number;
   maxPageInlinks: number;
   segments: readonly ScoringSegment[];
 }
+
+/** What scoring any segment for one query needs, computed once per query. */
+export interface QueryScoring {
+  /** The query's terms, as the index spells them. */
+  terms: readonly string[];
+  /** Field weights, in FIELDS order. */
+  weights: readonly number[];
+  k1: number;
+  averages: readonly number[];
+  /** Names the weights and b that bounds computed for them hold for. */
+  boundKey: string;
+  /** Each query term's IDF times its weight. */
+  idfs: readonly number[];
+  /** Each term's postings in each segment: `lists[term][segment]`. */
+  lists: readonly (readonly (PostingList | undefined)[])[];
+  /** Each term's live documents over all segments. */
+  frequencies: readonly number[];
+  /** Each document's norms (`count × FIELD_COUNT`), for the query's b and mean lengths. */
+  norms(segment: ScoringSegment): Float32Array;
+  /** The link priors' factor of a document. */
+  prior(segment: ScoringSegment, doc: number): number;
+  /** No live document's prior is larger. */
+  maxPrior: number;
+}
+
+/** How to find the top k: skipping what cannot enter (the default), or scoring every posting (the reference the pruning is tested against). */
+export type ScoringStrategy = 'pruned' | 'exhaustive';
 
 /** Per-segment scratch space, so a query allocates nothing proportional to the index. */
 interface Scratch {
@@ -101,10 +131,17 @@ export function documentFrequency(index: ScoringIndex, term: string): number {
   return frequency;
 }
 
+/** Live documents of a list under one set of tombstones, kept with the list: counting them reads the whole list. */
+const liveCounts = new WeakMap<PostingList, { deleted: Uint8Array; live: number }>();
+
 function liveCount(segment: ScoringSegment, list: PostingList): number {
-  if (segment.deleted === undefined) return list.docs.length;
+  const { deleted } = segment;
+  if (deleted === undefined) return list.docs.length;
+  const known = liveCounts.get(list);
+  if (known?.deleted === deleted) return known.live;
   let live = 0;
-  for (const doc of list.docs) if (!isDeleted(segment.deleted, doc)) live += 1;
+  for (const doc of list.docs) if (!isDeleted(deleted, doc)) live += 1;
+  liveCounts.set(list, { deleted, live });
   return live;
 }
 
@@ -115,8 +152,10 @@ function liveCount(segment: ScoringSegment, list: PostingList): number {
  * frequency, mean lengths, most links) are the index's over its live documents, so a document
  * scores the same whichever segment holds it. Returns the best `limit`, best first, ties broken
  * by row id so the result never depends on how the documents are split into segments.
+ * Both strategies return the same hits with the same scores: pruning only skips documents that
+ * cannot enter the top `limit`.
  */
-export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false): ScoredHit[] {
+export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false, strategy: ScoringStrategy = 'pruned'): ScoredHit[] {
   if (index.documents === 0 || limit <= 0) return [];
   const weights = FIELDS.map((field) => ranking.fieldWeights[field]);
   const { k1, b } = ranking;
@@ -132,15 +171,71 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
     const df = frequencies[position] as number;
     return weight * Math.log(1 + (index.documents - df + 0.5) / (df + 0.5));
   });
+  const factor = linkPriorOf(ranking, index.maxInlinks, index.maxPageInlinks);
+  const query: QueryScoring = {
+    terms: terms.map(({ term }) => term),
+    weights,
+    k1,
+    averages,
+    boundKey: `${weights.join(',')}|${b}`,
+    idfs,
+    lists,
+    frequencies,
+    norms: (segment) => normsFor(segment, b, averages),
+    prior: (segment, doc) => factor(segment.inlinks(doc), segment.pageInlinks(doc)),
+    maxPrior: factor(index.maxInlinks, index.maxPageInlinks),
+  };
+  const best = new TopK<ScoredHit>(limit);
+  if (strategy === 'pruned' && canPrune(query, ranking, limit, index.documents)) collectPruned(index, query, best);
+  else collectExhaustive(index, query, best);
+  return best.sorted().map((hit) => {
+    if (!explain) return hit;
+    const segment = index.segments[hit.segment] as ScoringSegment;
+    const fields = new Array<number>(FIELD_COUNT).fill(0);
+    terms.forEach((_term, position) => {
+      const list = (lists[position] as (PostingList | undefined)[])[hit.segment];
+      const at = list === undefined ? -1 : indexOf(list.docs, hit.ordinal);
+      if (list === undefined || at < 0) return;
+      const parts = weights.map((fieldWeight, field) => (fieldWeight * (list.tfs[at * FIELD_COUNT + field] as number)) / norm(segment.lengths, hit.ordinal, field));
+      const weighted = parts.reduce((sum, part) => sum + part, 0);
+      if (weighted === 0) return;
+      const gain = ((idfs[position] as number) * weighted) / (k1 + weighted);
+      parts.forEach((part, field) => (fields[field] = (fields[field] as number) + (gain * part) / weighted));
+    });
+    return { ...hit, fields, prior: query.prior(segment, hit.ordinal) };
+  });
+}
+
+/**
+ * Whether the bounds pruning relies on hold: gains grow with the weighted count and are never
+ * negative (non-negative weights and IDFs, k1 ≥ 0, b in [0, 1]). When every document may be
+ * returned, nothing can be skipped and scoring term at a time is faster.
+ */
+function canPrune(query: QueryScoring, ranking: LexicalRanking, limit: number, documents: number): boolean {
+  const finite = (value: number) => Number.isFinite(value) && value >= 0;
+  return (
+    limit < documents &&
+    query.weights.every(finite) &&
+    query.idfs.every(finite) &&
+    finite(ranking.k1) &&
+    finite(ranking.b) &&
+    ranking.b <= 1 &&
+    Number.isFinite(query.maxPrior)
+  );
+}
+
+/** Scores every posting of every query term, term at a time, and offers each document once. */
+function collectExhaustive(index: ScoringIndex, query: QueryScoring, best: TopK<ScoredHit>): void {
+  const { weights, k1, idfs, lists, frequencies } = query;
   const touched = index.segments.map(() => [] as number[]);
   for (let segmentIndex = 0; segmentIndex < index.segments.length; segmentIndex += 1) {
     const segment = index.segments[segmentIndex] as ScoringSegment;
     if (segment.count === 0) continue;
     const { scores, seen } = scratchFor(segment);
-    const norms = normsFor(segment, b, averages);
+    const norms = query.norms(segment);
     const { deleted } = segment;
     const touchedHere = touched[segmentIndex] as number[];
-    for (let position = 0; position < terms.length; position += 1) {
+    for (let position = 0; position < idfs.length; position += 1) {
       const list = (lists[position] as (PostingList | undefined)[])[segmentIndex];
       const idf = idfs[position] as number;
       if (list === undefined || frequencies[position] === 0) continue;
@@ -166,39 +261,30 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
       }
     }
   }
-  // Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS links: on
-  // a small site one link is chance, not popularity.
-  const priorScale = scaleOf(ranking.linkPrior, index.maxInlinks);
-  const pageScale = scaleOf(ranking.pagePrior, index.maxPageInlinks);
-  const priorOf = (segment: ScoringSegment, doc: number) =>
-    1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(segment.inlinks(doc))) + (pageScale === 0 ? 0 : pageScale * Math.log1p(segment.pageInlinks(doc)));
-  const best = new TopK(limit);
   index.segments.forEach((segment, segmentIndex) => {
     const touchedHere = touched[segmentIndex] as number[];
     if (touchedHere.length === 0) return;
     const { scores, seen } = scratchFor(segment);
     for (const doc of touchedHere) {
       seen[doc] = 0;
-      const score = (scores[doc] as number) * priorOf(segment, doc);
+      const score = (scores[doc] as number) * query.prior(segment, doc);
       if (best.admits(score)) best.offer({ segment: segmentIndex, ordinal: doc, rowId: segment.rowIds[doc] as number, score });
     }
   });
-  return best.sorted().map((hit) => {
-    if (!explain) return hit;
-    const segment = index.segments[hit.segment] as ScoringSegment;
-    const fields = new Array<number>(FIELD_COUNT).fill(0);
-    terms.forEach((_term, position) => {
-      const list = (lists[position] as (PostingList | undefined)[])[hit.segment];
-      const at = list === undefined ? -1 : indexOf(list.docs, hit.ordinal);
-      if (list === undefined || at < 0) return;
-      const parts = weights.map((fieldWeight, field) => (fieldWeight * (list.tfs[at * FIELD_COUNT + field] as number)) / norm(segment.lengths, hit.ordinal, field));
-      const weighted = parts.reduce((sum, part) => sum + part, 0);
-      if (weighted === 0) return;
-      const gain = ((idfs[position] as number) * weighted) / (k1 + weighted);
-      parts.forEach((part, field) => (fields[field] = (fields[field] as number) + (gain * part) / weighted));
-    });
-    return { ...hit, fields, prior: priorOf(segment, hit.ordinal) };
-  });
+}
+
+/**
+ * The link priors' factor of a document with `inlinks` links to its entry and `pageInlinks`
+ * pages linking into its page, in an index whose most linked entry and page have the given
+ * counts. Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS
+ * links: on a small site one link is chance, not popularity.
+ * Contract: never decreasing in either count, and finite: pruning bounds every document's
+ * factor by its value at the index's maxima.
+ */
+export function linkPriorOf(ranking: Pick<LexicalRanking, 'linkPrior' | 'pagePrior'>, maxInlinks: number, maxPageInlinks: number): (inlinks: number, pageInlinks: number) => number {
+  const priorScale = scaleOf(ranking.linkPrior, maxInlinks);
+  const pageScale = scaleOf(ranking.pagePrior, maxPageInlinks);
+  return (inlinks, pageInlinks) => 1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(inlinks)) + (pageScale === 0 ? 0 : pageScale * Math.log1p(pageInlinks));
 }
 
 function scaleOf(weight: number, maxLinks: number): number {
@@ -240,60 +326,4 @@ function scratchFor(segment: ScoringSegment): Scratch {
     scratchOf.set(segment, scratch);
   }
   return scratch;
-}
-
-type Entry = ScoredHit;
-
-/** The `size` best hits: a min-heap on score, then on reversed row id. */
-class TopK {
-  private readonly heap: Entry[] = [];
-  constructor(private readonly size: number) {}
-
-  /** Whether a hit of this score could enter (a tie may, by its row id): lets the caller skip building the rest. */
-  admits(score: number): boolean {
-    return this.heap.length < this.size || score >= (this.heap[0] as Entry).score;
-  }
-
-  offer(entry: Entry): void {
-    if (this.heap.length < this.size) {
-      this.heap.push(entry);
-      this.up(this.heap.length - 1);
-    } else if (this.worse(this.heap[0] as Entry, entry)) {
-      this.heap[0] = entry;
-      this.down(0);
-    }
-  }
-
-  sorted(): Entry[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || a.rowId - b.rowId);
-  }
-
-  /** Whether a ranks below b. */
-  private worse(a: Entry, b: Entry): boolean {
-    return a.score < b.score || (a.score === b.score && a.rowId > b.rowId);
-  }
-
-  private up(index: number): void {
-    const heap = this.heap;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!this.worse(heap[index] as Entry, heap[parent] as Entry)) break;
-      [heap[index], heap[parent]] = [heap[parent] as Entry, heap[index] as Entry];
-      index = parent;
-    }
-  }
-
-  private down(index: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const left = index * 2 + 1;
-      const right = left + 1;
-      let smallest = index;
-      if (left < heap.length && this.worse(heap[left] as Entry, heap[smallest] as Entry)) smallest = left;
-      if (right < heap.length && this.worse(heap[right] as Entry, heap[smallest] as Entry)) smallest = right;
-      if (smallest === index) return;
-      [heap[index], heap[smallest]] = [heap[smallest] as Entry, heap[index] as Entry];
-      index = smallest;
-    }
-  }
 }

@@ -156,10 +156,18 @@ export function encodePostings(list: PostingList): Buffer {
   return buffer;
 }
 
+/** Whether typed arrays are little-endian here, as stored postings are: then their ordinals are copied as bytes. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 export function decodePostings(bytes: Uint8Array): PostingList {
   const count = bytes.length / (4 + FIELD_COUNT);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const docs = new Uint32Array(count);
-  for (let index = 0; index < count; index += 1) docs[index] = view.getUint32(index * 4, true);
+  if (LITTLE_ENDIAN) {
+    // One copy of the bytes (the blob need not be 4-byte aligned, so no view over it).
+    new Uint8Array(docs.buffer).set(bytes.subarray(0, count * 4));
+  } else {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let index = 0; index < count; index += 1) docs[index] = view.getUint32(index * 4, true);
+  }
   return { docs, tfs: bytes.subarray(count * 4) };
 }

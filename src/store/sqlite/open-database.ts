@@ -69,6 +69,11 @@ export function assertIndexLocation(path: string): void {
   }
 }
 
+/** Creates the folder of a new index (what opening it for writing does), failing as clearly. */
+export function createIndexFolder(path: string): void {
+  createFolders(dirname(resolve(path)), path);
+}
+
 function nearestExisting(folder: string): { existing: string; missing: string[] } {
   const missing: string[] = [];
   let current = folder;
@@ -98,12 +103,34 @@ function createFolders(folder: string, path: string): void {
   }
 }
 
-function checkIdentity(database: Database.Database, path: string, mode: OpenMode): void {
-  let applicationId: number;
-  let tableCount: number;
+/**
+ * Refuses, before anything is created beside it (a writer's lock file), a file at `path` that
+ * opening it for writing would refuse as not a citedocs index. No file, or an empty one, passes.
+ */
+export function assertNotForeign(path: string): void {
+  if (!existsSync(path) || statSync(path).isDirectory()) return;
+  let database: Database.Database;
   try {
-    applicationId = database.pragma('application_id', { simple: true }) as number;
-    tableCount = (database.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n;
+    database = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new StoreError(`Could not open ${path}: ${error instanceof Error ? error.message : String(error)}. Check the path and its permissions.`, path, { cause: error });
+  }
+  try {
+    guardStore(path, () => {
+      const { applicationId, tableCount } = identityOf(database, path);
+      if (!(applicationId === 0 && tableCount === 0) && applicationId !== APPLICATION_ID) throw foreignFile(path);
+    });
+  } finally {
+    database.close();
+  }
+}
+
+function identityOf(database: Database.Database, path: string): { applicationId: number; tableCount: number } {
+  try {
+    return {
+      applicationId: database.pragma('application_id', { simple: true }) as number,
+      tableCount: (database.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n,
+    };
   } catch (error) {
     throw new StoreError(
       `${path} is not a citedocs index (it is not a readable SQLite database: ${error instanceof Error ? error.message : String(error)}). Pass --db with another path, or move the file away and ingest again.`,
@@ -111,6 +138,14 @@ function checkIdentity(database: Database.Database, path: string, mode: OpenMode
       { cause: error },
     );
   }
+}
+
+function foreignFile(path: string): StoreError {
+  return new StoreError(`${path} is a SQLite database that citedocs did not create; it was left untouched. Pass --db with another path.`, path);
+}
+
+function checkIdentity(database: Database.Database, path: string, mode: OpenMode): void {
+  const { applicationId, tableCount } = identityOf(database, path);
   if (applicationId === 0 && tableCount === 0) {
     if (mode === 'read') throw new StoreError(`The index at ${path} is empty. ${INGEST_HINT}`, path);
     database.transaction(() => {
@@ -121,9 +156,7 @@ function checkIdentity(database: Database.Database, path: string, mode: OpenMode
     })();
     return;
   }
-  if (applicationId !== APPLICATION_ID) {
-    throw new StoreError(`${path} is a SQLite database that citedocs did not create; it was left untouched. Pass --db with another path.`, path);
-  }
+  if (applicationId !== APPLICATION_ID) throw foreignFile(path);
   const version = database.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     throw new StoreError(`${path} was written by a newer citedocs (schema ${version}, this one reads ${SCHEMA_VERSION}). Upgrade citedocs or ingest into another --db.`, path);
