@@ -190,6 +190,27 @@ describe.skipIf(skip !== undefined)(`the PostgreSQL store${skip === undefined ? 
     await lazyPostgresStore(url, { mode: 'write' }).close();
   });
 
+  it('shows pages to another process while the writer goes on writing, not only once it pauses', async () => {
+    const url = await server.createDatabase();
+    const writer = await createPostgresStore(url, { mode: 'write', idleFlushMs: 500 });
+    const reader = await createPostgresStore(url, { mode: 'read' });
+    try {
+      const first = pageOf(0, [{ words: ['vacuum'], anchor: null, api: false, link: null }], 1);
+      await writer.upsertPage(first.page, first.chunks);
+      let seenWhileWriting = false;
+      // Writes come faster than the flush delay: a flush pushed back by each write would never come.
+      for (let page = 1; page < 300 && !seenWhileWriting; page += 1) {
+        const next = pageOf(page, [{ words: ['lock'], anchor: null, api: false, link: null }], page + 1);
+        await writer.upsertPage(next.page, next.chunks);
+        seenWhileWriting = (await reader.searchText({ text: 'vacuum', limit: 1, ranking })).length === 1;
+      }
+      expect(seenWhileWriting).toBe(true);
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+
   it('refuses to read a database citedocs never wrote, saying what to run', async () => {
     const url = await server.createDatabase();
     await expect(createPostgresStore(url, { mode: 'read' })).rejects.toThrow(/No citedocs index in postgres:\/\/citedocs@127\.0\.0\.1:\d+\/test_\w+\. Run `citedocs ingest/);

@@ -18,7 +18,7 @@ export interface PostgresStoreOptions {
   /** `read` refuses writes and never migrates (a schema that is not current is an error); `write` migrates on open. */
   mode: 'read' | 'write';
   connect?: ConnectOptions;
-  /** After the last write, chunks wait at most this long before they are indexed for other processes. */
+  /** After a write, chunks wait at most this long before they are indexed for other processes. */
   idleFlushMs?: number;
 }
 
@@ -110,8 +110,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     refreshing = refreshOnce().finally(() => (refreshing = undefined));
     await refreshing;
   };
+  // Scheduled once, not pushed back by each write: other processes see a crawl's pages within a second while it goes on.
   const scheduleIdleFlush = () => {
-    if (idleTimer !== undefined) clearTimeout(idleTimer);
+    if (idleTimer !== undefined) return;
     idleTimer = setTimeout(() => {
       idleTimer = undefined;
       if (!closed && waiting > 0) void refresh().catch(() => undefined);
