@@ -199,7 +199,8 @@ describe.skipIf(skip !== undefined)(`the PostgreSQL store${skip === undefined ? 
       await writer.upsertPage(first.page, first.chunks);
       let seenWhileWriting = false;
       // Writes come faster than the flush delay: a flush pushed back by each write would never come.
-      for (let page = 1; page < 300 && !seenWhileWriting; page += 1) {
+      const deadline = Date.now() + 5_000;
+      for (let page = 1; Date.now() < deadline && !seenWhileWriting; page += 1) {
         const next = pageOf(page, [{ words: ['lock'], anchor: null, api: false, link: null }], page + 1);
         await writer.upsertPage(next.page, next.chunks);
         seenWhileWriting = (await reader.searchText({ text: 'vacuum', limit: 1, ranking })).length === 1;
