@@ -9,7 +9,7 @@ import type { CrawlFrontier } from '../sources/crawl/frontier.js';
 import { isPostgresUrl } from '../store/open-store.js';
 import type { FrontierLeases } from '../store/postgres/pg-frontier-leases.js';
 import type { Store } from '../store/store.js';
-import type { IngestDependencies, IngestOptions } from './ingest.js';
+import type { IngestDependencies, IngestOptions } from './ingest-types.js';
 import { ownedUrlsUnder } from './source-resolver.js';
 import { loadExtractor } from './stage-loaders.js';
 

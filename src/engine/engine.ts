@@ -8,6 +8,10 @@ import { retrievalQuery } from '../retrieve/conversation.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
+import { answerWithSources } from '../answer/citations/process.js';
+import { type Diagnostic, diagnostic, logDiagnostics, withWarnings } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
+import { createUsageMeter, meterEmbedder, meterLlm, metering, requestMeter } from './usage.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
@@ -31,6 +35,7 @@ import { writeAnswer } from './answering.js';
 import type { AskResponse, EmbedOptions, Engine, EngineDependencies, LabelledCitation, RefreshReport, ScopeOptions, SearchResult } from './engine-types.js';
 import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
+import { groupByPage } from './page-groups.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
 
@@ -58,7 +63,24 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
   const embedders = embedderRegistry(config, embedderDependencies, dependencies.embedder);
   let llm: Llm | undefined | null = dependencies.llm ?? null;
+  /** The configured LLM, its calls counted on the meter of the request that makes them. */
+  let metered: Llm | undefined;
   const llmOf = (): Llm | undefined => {
+    const model = rawLlmOf();
+    if (model !== undefined && metered === undefined) metered = meterLlm(model, requestMeter, tokenizerOf);
+    return metered;
+  };
+  const tokenizerOf = () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding));
+  const meteredEmbedders = new Map<Embedder, Embedder>();
+  /** A query-time embedder, its calls counted on the meter of the request that makes them. */
+  const queryEmbedder = (name: string): Embedder | undefined => {
+    const embedder = embedders.get(name);
+    if (embedder === undefined) return undefined;
+    let wrapped = meteredEmbedders.get(embedder);
+    if (wrapped === undefined) meteredEmbedders.set(embedder, (wrapped = meterEmbedder(embedder, requestMeter, tokenizerOf)));
+    return wrapped;
+  };
+  const rawLlmOf = (): Llm | undefined => {
     if (llm === null) {
       const { model, baseUrl, apiKeyEnv, timeoutMs, retries, retryBaseDelayMs } = config.llm;
       const apiKey = dependencies.env?.[apiKeyEnv];
@@ -76,12 +98,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
   const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
     const { embedPending } = await import('./embed-pass.js');
-    return embedPending(store, embedder, {
+    const started = performance.now();
+    const report = await embedPending(store, embedder, {
       concurrency: config.embed.concurrency,
       ...(config.embed.batchSize === undefined ? {} : { batchSize: config.embed.batchSize }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
+    logger('embed').info({ model: report.model, embedded: report.embedded, reused: report.reused, pending: report.pending, interrupted: report.interrupted, ms: elapsedMs(started) }, 'passages embedded');
+    return report;
   };
 
   /** The anchor map of these pages, read before the links to them are checked. */
@@ -102,7 +127,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const index = store();
     if (!(await index.hasChunks())) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
     const sourceIds = await scopedSourceIds(index, scope);
-    const wiring = { config, store, embedderFor: (name: string) => embedders.get(name), llm: llmOf };
+    const wiring = { config, store, embedderFor: queryEmbedder, llm: llmOf };
     const topK = Math.max(config.retrieve.topK, limit);
     // An unscoped question that names libraries of the index ("pytest fixture teardown") is
     // retrieved within their latest versions first (their own statistics, as if scoped), then
@@ -128,14 +153,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;
     const trim = passageTrimmer(text, await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)));
     const selection = selectCandidates(candidates, await selectionOptions(config, index, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order, trim }));
-    const warnings = [...retrieval.warnings, ...reranked.warnings];
-    if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
+    logger('select').info({ candidates: candidates.length, selected: selection.candidates.length, tokens: selection.totalTokens, maxTokens, dropped: countReasons(selection.dropped) }, 'passages selected');
+    const diagnostics: Diagnostic[] = [...retrieval.diagnostics, ...reranked.diagnostics];
+    if (candidates.length === 0) diagnostics.push(diagnostic('retrieve.no-match', `No passage in the index matches "${text}".`));
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
-      warnings.push(`${candidates.length === 1 ? '1 passage matches' : `${candidates.length} passages match`}, but the budget of ${maxTokens} tokens is below even the best one's heading; raise --max-tokens.`);
+      diagnostics.push(diagnostic('budget.below-heading', `${candidates.length === 1 ? '1 passage matches' : `${candidates.length} passages match`}, but the budget of ${maxTokens} tokens is below even the best one's heading; raise --max-tokens.`));
     }
     const trimmed = selection.candidates.find((candidate) => candidate.trimmed === true);
-    if (trimmed !== undefined) warnings.push(`The best passage (${chunkUrl(trimmed.chunk)}) was cut to its most relevant part to fit the budget of ${maxTokens} tokens; raise --max-tokens for all of it.`);
-    return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
+    if (trimmed !== undefined) diagnostics.push(diagnostic('budget.trimmed', `The best passage (${chunkUrl(trimmed.chunk)}) was cut to its most relevant part to fit the budget of ${maxTokens} tokens; raise --max-tokens for all of it.`));
+    return { selection, diagnostics, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
   };
 
   /** After an ingest: the embedding pass. */
@@ -236,13 +262,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async search(query, options = {}) {
       const limit = options.limit ?? config.select.finalK;
-      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
+      const meter = createUsageMeter();
+      const started = performance.now();
+      const { selection, diagnostics, retrieval } = await metering(meter, () => retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal));
       const anchors = await anchorMapOf(store(), selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const labels = await store().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const results: SearchResult[] = [];
       for (const candidate of selection.candidates) {
         const verdict = checkLink(chunkUrl(candidate.chunk), anchors);
-        if (!verdict.ok) warnings.push(verdict.warning);
+        if (!verdict.ok) diagnostics.push(diagnostic('answer.link-corrected', verdict.warning));
         if (verdict.url === undefined) continue;
         results.push({
           url: verdict.url,
@@ -257,7 +285,10 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { explain: candidate.trace } : {}),
         });
       }
-      return { results, warnings, retrieval, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
+      const usage = meter.total();
+      logDiagnostics(diagnostics);
+      logger('retrieve').info({ query, results: results.length, usage, ms: elapsedMs(started) }, 'search answered');
+      return { results, ...(options.groupByPage === true ? { pages: groupByPage(results) } : {}), ...withWarnings(diagnostics), retrieval, usage, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
     },
 
     async ask(question, options = {}) {
@@ -269,7 +300,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async *askStream(question, options = {}) {
       const query = retrievalQuery(question, options.earlierQuestions ?? []);
-      const { selection, warnings } = await retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
+      const meter = createUsageMeter();
+      const { selection, diagnostics } = await metering(meter, () => retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal));
       const labels = await store().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const label = (citations: Citation[]): LabelledCitation[] => citations.map((citation) => ({ ...citation, ...labelFor(labels, citation.url) }));
       // The selection the answer was drawn from; with --explain, also every candidate left out.
@@ -280,11 +312,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { dropped: selection.dropped } : {}),
         },
       };
-      const llm = config.answer.mode === 'extractive' ? undefined : llmOf();
+      // The answer is written while the caller iterates, outside `metering`: its model is bound to this request's meter.
+      const model = config.answer.mode === 'extractive' ? undefined : rawLlmOf();
+      const llm = model === undefined ? undefined : meterLlm(model, () => meter, tokenizerOf);
       if (config.answer.mode === 'llm' && llm === undefined) throw new UsageError('answer.mode "llm" needs an LLM: set llm.model (and llm.baseUrl) in the configuration.');
       // The quoted answer is measured in the target model's tokens; a model's answer is bounded by its own maxTokens.
       const counter = llm === undefined ? await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)) : undefined;
-      const written = writeAnswer(question, selection, warnings, {
+      const written = writeAnswer(question, selection, diagnostics, {
         config,
         llm,
         links: linkIndexOfStore(store()),
@@ -293,15 +327,21 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       });
       for await (const event of written) {
         if (event.type === 'delta') yield event.citations === undefined ? event : { ...event, citations: label(event.citations) };
-        else yield { type: 'done', response: { answer: event.answer, citations: label(event.citations), warnings: event.warnings, ...explained } };
+        else {
+          logDiagnostics(event.diagnostics);
+          const citations = label(event.citations);
+          // `answer` keeps the text scripts have read since the first release: the answer, then its sources list.
+          yield { type: 'done', response: { answer: answerWithSources(event.text, citations), text: event.text, citations, ...withWarnings(event.diagnostics), usage: meter.total(), ...explained } };
+        }
       }
     },
 
     async web(query, options = {}) {
       const { findWebDocs } = await import('./web-finding.js');
       const embedderName = config.embed.embedder;
-      const embedder = embedderName === undefined || embedderName === 'none' ? undefined : embedders.get(embedderName);
-      return findWebDocs(query, options, {
+      const embedder = embedderName === undefined || embedderName === 'none' ? undefined : queryEmbedder(embedderName);
+      const meter = createUsageMeter();
+      const response = await metering(meter, () => findWebDocs(query, options, {
         config,
         tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
         llm: llmOf,
@@ -317,10 +357,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
             await index.upsertPage(page, pageChunks, { rechunked: (await index.getPage(page.url))?.chunking !== page.chunking, sourceId: saved.id });
             chunks += pageChunks.length;
           }
-          await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
+          await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
           return { pages: pages.length, chunks, dbPath: config.dbPath };
         },
-      });
+      }));
+      return { ...response, usage: meter.total() };
     },
 
     stats() {
@@ -416,6 +457,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   return engine;
 }
 
+
+function countReasons(dropped: readonly { reason: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const drop of dropped) counts[drop.reason] = (counts[drop.reason] ?? 0) + 1;
+  return counts;
+}
 
 /** What `refresh` repeats of an ingest: its input and the options that shape what is read. */
 function ingestSettings(input: string, options: IngestOptions): Record<string, unknown> {

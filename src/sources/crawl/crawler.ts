@@ -2,9 +2,10 @@ import { sha256 } from '../../core/hash.js';
 import type { Page, SourceItem } from '../../core/types.js';
 import type { CrawlOptions } from './crawl-options.js';
 import { discoverListedPages } from './discovery.js';
-import { abortableSleep } from '../../core/retry.js';
+import { abortableSleep } from '../../core/http/retry.js';
 import { startCrawl } from './crawl-start.js';
-import { type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
+import { type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
 import { createMemoryFrontier, type FrontierEntry } from './frontier.js';
 import { renderFetched } from './render-fetched.js';
 import { createCrawlFetch, createHostPolicy, type HostPolicy } from './host-policy.js';
@@ -215,10 +216,10 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     }
     if (extracted.emptyShell === true) {
       yield renderer === undefined
-        ? { kind: 'warning', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
-        : { kind: 'warning', input: url, message: `${url} has next to no text even after its scripts ran` };
+        ? { kind: 'warning', code: 'crawl.needs-render', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
+        : { kind: 'warning', code: 'crawl.empty-after-render', input: url, message: `${url} has next to no text even after its scripts ran` };
     }
-    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', input: url, message: warning };
+    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', code: warning.code, input: url, message: warning.message };
     if (task.expand) await enqueue(extracted.links, task.depth + 1);
     yield* drainNotices();
     // A canonical URL inside the scope names the page, unless another page already has it.

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { isStopWord } from '../../core/query-terms.js';
+import { isStopWord } from '../../lexical/stop-words.js';
 import type { TermStats, TextField, TextHit, TextQuery } from '../../core/types.js';
-import { indexForm, queryTerms } from '../lexical/analyze.js';
+import { indexForm, queryTerms } from '../../lexical/analyze.js';
 import { documentFrequency, type ScoringIndex, scoreIndex } from '../lexical/bm25f.js';
 import { FIELDS } from '../lexical/fields.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
