@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { isStopWord } from '../../core/query-terms.js';
+import { isStopWord } from '../../lexical/stop-words.js';
 import type { TermStats, TextField, TextHit, TextQuery } from '../../core/types.js';
-import { indexForm, queryTerms } from '../lexical/analyze.js';
+import { indexForm, queryTerms } from '../../lexical/analyze.js';
 import { documentFrequency, type ScoringIndex, type ScoringSegment, scoreIndex } from '../lexical/bm25f.js';
 import { FIELDS } from '../lexical/fields.js';
 import { decodePostings, type PostingList } from '../lexical/segment.js';
