@@ -70,6 +70,12 @@ export const configSchema = z.strictObject({
       maxUrlLength: z.number().int().min(64).default(2048),
       /** URLs whose path holds one segment more often than this are never requested (`/a/b/a/b/a/b/a/b`). */
       maxRepeatedSegments: z.number().int().min(1).default(3),
+      /**
+       * How long an ingest worker of a shared crawl (several `citedocs ingest` on one PostgreSQL
+       * database) holds the URLs it took without renewing: a killed worker's URLs go to the
+       * others after this.
+       */
+      leaseMs: z.number().int().min(100).default(60_000),
     })
     .prefault({}),
   local: z

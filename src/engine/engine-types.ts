@@ -241,6 +241,8 @@ export interface Engine {
   startIngestJob(url: string, options: Pick<IngestOptions, 'library' | 'version' | 'onProgress'>): Promise<{ id: number; done: Promise<IngestJob> }>;
   /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
   samplePages(limit: number): Promise<{ url: string; title: string }[]>;
+  /** The version (commit generation) of the lexical index this process last searched, when its store tells (PostgreSQL): what a replica serves. */
+  indexVersion(): number | undefined;
   close(): Promise<void>;
 }
 

@@ -23,8 +23,7 @@ import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
 import { passageTrimmer, selectionOptions } from './selection-options.js';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import { assertIndexLocation } from '../store/sqlite/open-database.js';
+import { assertStoreLocation, createStoreIfMissing, openStoreHandle, storeExists } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
@@ -50,12 +49,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   // One store handle for the engine's life: searches and writes share it, and writes never close
   // it, so a search running while an ingest writes keeps going (each read sees a committed state).
   let handle: Store | undefined;
-  const store = (): Store => (handle ??= createSqliteStore(config.dbPath));
+  const store = (): Store => (handle ??= openStoreHandle(config.dbPath));
   /** The store when the index exists already (what a re-crawl knows), without creating it. */
-  const existingStore = (): Store | undefined => (handle !== undefined || existsSync(config.dbPath) ? store() : undefined);
+  const existingStore = (): Store | undefined => (handle !== undefined || storeExists(config.dbPath, existsSync) ? store() : undefined);
   /** The store, its index created first when missing: for writers that read before their first write. */
   const createdStore = async (): Promise<Store> => {
-    if (!existsSync(config.dbPath)) await createSqliteStore(config.dbPath, 'write').close();
+    await createStoreIfMissing(config.dbPath, existsSync);
     return store();
   };
   let reranking: Reranking | undefined;
@@ -113,7 +112,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   /** The anchor map of these pages, read before the links to them are checked. */
   const anchorMapOf = async (store: Store, pageUrls: readonly string[]): Promise<AnchorMap> => {
     const anchors = new Map<string, ReadonlySet<string>>();
-    for (const url of new Set(pageUrls)) if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+    // The pages are looked up at once: on a database each look-up is a round trip, and they add up per answer.
+    await Promise.all(
+      [...new Set(pageUrls)].map(async (url) => {
+        if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+      }),
+    );
     return { hasPage: (url) => anchors.has(url), anchorsOf: (url) => anchors.get(url) ?? new Set() };
   };
 
@@ -184,7 +188,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
     if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
     // An index path that cannot be created fails now, not after the crawl's first pages.
-    assertIndexLocation(config.dbPath);
+    assertStoreLocation(config.dbPath);
     // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
     const { ingest } = await import('./ingest.js');
     const now = dependencies.now ?? (() => new Date());
@@ -223,7 +227,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     async ingestGit(repository, options = {}) {
       // A wrong embedder or index path is refused before git runs, as for any ingest.
       if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
-      assertIndexLocation(config.dbPath);
+      assertStoreLocation(config.dbPath);
       const { ingestGitRepository } = await import('./git-ingest.js');
       return ingestGitRepository(repository, options, config.local.urlStyle, (plan) =>
         runIngest(plan.label, options, { rootUrl: plan.rootUrl, kind: 'git', library: plan.library, version: plan.version, settings: plan.settings }, { files: plan.files, baseUrl: plan.rootUrl, urlStyle: plan.urlStyle }),
@@ -439,6 +443,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       return pages;
     },
 
+    indexVersion() {
+      return handle !== undefined && 'indexGeneration' in handle && typeof handle.indexGeneration === 'function' ? (handle.indexGeneration as () => number)() : undefined;
+    },
     async close() {
       await jobs.idle();
       const open = handle;

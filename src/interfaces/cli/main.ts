@@ -16,6 +16,7 @@ import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
 import { indexLocker, LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
 import type { CliIo, CommonOptions } from './cli-io.js';
@@ -350,6 +351,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, configFor, warn });
   registerCatalogCommands(program, io, { withCommon, engineFor, print, lockIndex });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
+  registerMigrateCommand(program, io, withCommon);
 
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   const interrupted = () => {

@@ -120,8 +120,9 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
   app.get('/healthz', async () => {
     const stats = await engine.stats();
-    // pid: which process answered, when `serve --workers N` runs several.
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid };
+    const indexVersion = engine.indexVersion();
+    // pid: which process answered, when `serve --workers N` runs several; indexVersion: the index a PostgreSQL replica serves.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid, ...(indexVersion === undefined ? {} : { indexVersion }) };
   });
   app.get('/openapi.json', () => openApiDocument());
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { FIELD_COUNT } from '../lexical/fields.js';
 import { analyzeDocument, encodePostings } from '../lexical/segment.js';
+import { GrowingPostings } from '../lexical/segment-storage.js';
 import { createLinkCounts } from './lexical-links.js';
 import { mergeSegments, chooseMerge } from './lexical-merge.js';
 import { findDocument, insertSegment, listSegments, readDeleted, readSegment, readStats, type StoredSegment, writeStats } from './lexical-segment-rows.js';
@@ -20,26 +21,6 @@ interface PendingRow {
   heading_path: string;
   text: string;
   intro_anchor: string | null;
-}
-
-/** Postings of one term while a segment is built: growable typed arrays, not arrays of numbers. */
-class GrowingPostings {
-  docs = new Uint32Array(4);
-  tfs = new Uint8Array(4 * FIELD_COUNT);
-  length = 0;
-  push(doc: number, counts: Uint8Array): void {
-    if (this.length === this.docs.length) {
-      const docs = new Uint32Array(this.length * 2);
-      docs.set(this.docs);
-      this.docs = docs;
-      const tfs = new Uint8Array(this.length * 2 * FIELD_COUNT);
-      tfs.set(this.tfs);
-      this.tfs = tfs;
-    }
-    this.docs[this.length] = doc;
-    this.tfs.set(counts, this.length * FIELD_COUNT);
-    this.length += 1;
-  }
 }
 
 const chunkOf = (row: Omit<PendingRow, 'intro_anchor'>) => ({
@@ -115,7 +96,7 @@ export function createLexicalWriter(database: Database.Database, prepare: Prepar
     const insert = prepare('INSERT INTO lexical_postings (segment_id, term, postings) VALUES (?, ?, ?)');
     for (const term of [...postings.keys()].sort()) {
       const list = postings.get(term) as GrowingPostings;
-      insert.run(id, term, encodePostings({ docs: list.docs.subarray(0, list.length), tfs: list.tfs.subarray(0, list.length * FIELD_COUNT) }));
+      insert.run(id, term, encodePostings(list.list()));
     }
     prepare('DELETE FROM lexical_pending WHERE chunk_id IN (SELECT value FROM json_each(?))').run(JSON.stringify(rows.map((row) => row.id)));
     writeStats(prepare, { ...stats, documents: stats.documents + count });
