@@ -1,18 +1,7 @@
 import type pg from 'pg';
-import type { StoppedBy } from '../../core/types.js';
-import type { CrawlStateStore, IngestOutcome, IngestRunSummary } from '../store.js';
+import type { CrawlStateStore } from '../store.js';
 import { inTransaction, retryOnDeadlock } from './pg-rows.js';
-
-interface RunRow {
-  start_url: string;
-  started_at: string;
-  finished_at: string | null;
-  outcome: string | null;
-  ended_at: string | null;
-  detail: string | null;
-}
-
-const OUTCOMES: readonly IngestOutcome[] = ['running', 'complete', 'limited', 'stopped', 'interrupted'];
+import { type RunRow, runSummaryOfRow } from '../rows.js';
 
 /** Crawl runs and their frontiers in PostgreSQL: the SQLite file's crawl state (src/store/sqlite/crawl-state.ts), same rules. */
 export function createPgCrawlState(pool: pg.Pool): CrawlStateStore {
@@ -61,24 +50,8 @@ export function createPgCrawlState(pool: pg.Pool): CrawlStateStore {
           'SELECT r.start_url, r.started_at, r.finished_at, r.outcome, r.ended_at, r.detail FROM crawl_runs r WHERE r.id = (SELECT max(id) FROM crawl_runs WHERE start_url = r.start_url) ORDER BY r.id DESC',
         )
       ).rows;
-      return rows.map(summaryOf);
+      return rows.map(runSummaryOfRow);
     },
-  };
-}
-
-function summaryOf(row: RunRow): IngestRunSummary {
-  const known = OUTCOMES.find((outcome) => outcome === row.outcome);
-  const outcome: IngestOutcome = known ?? (row.finished_at === null ? 'running' : 'complete');
-  const detail = row.detail ? (JSON.parse(row.detail) as { stoppedBy?: StoppedBy; reason?: string }) : {};
-  const endedAt = row.ended_at ?? row.finished_at ?? undefined;
-  return {
-    source: row.start_url,
-    startedAt: row.started_at,
-    ...(endedAt === undefined ? {} : { endedAt }),
-    outcome,
-    complete: outcome === 'complete',
-    ...(detail.stoppedBy === undefined ? {} : { stoppedBy: detail.stoppedBy }),
-    ...(detail.reason === undefined ? {} : { reason: detail.reason }),
   };
 }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
-import type { Chunk, Heading, Page } from '../../core/types.js';
+import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, UpsertOutcome } from '../store.js';
 import { type ConnectOptions, connectPool, redactUrl } from './connection.js';
 import { migrate, schemaVersion } from './migrate.js';
@@ -13,6 +13,7 @@ import { createPgLexicalSearch } from './pg-lexical-search.js';
 import { createPgLexicalWriter, FLUSH_DOCS, MERGE_DOCS_PER_REFRESH } from './pg-lexical-writer.js';
 import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction, retryOnDeadlock } from './pg-rows.js';
 import { bumpVectorsVersion, createPgVectorStore } from './pg-vectors.js';
+import { pageOfRow, type PageRow } from '../rows.js';
 
 export interface PostgresStoreOptions {
   /** `read` refuses writes and never migrates (a schema that is not current is an error); `write` migrates on open. */
@@ -32,20 +33,6 @@ export interface PostgresStore extends Store {
 
 const PAGE_COLUMNS = `url, title, content_hash, source, fetched_at, etag, last_modified, links, headings, chunking,
   (SELECT count(*)::int FROM chunks c WHERE c.page_id = pages.id) AS chunk_count`;
-
-interface PageRow {
-  url: string;
-  title: string;
-  content_hash: string;
-  source: Page['source'];
-  fetched_at: string;
-  etag: string | null;
-  last_modified: string | null;
-  links: string;
-  headings: string;
-  chunking: string | null;
-  chunk_count: number;
-}
 
 /** Escapes LIKE's wildcards, so a prefix matches only itself. */
 const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -336,20 +323,4 @@ async function assertCurrentSchema(pool: pg.Pool, name: string): Promise<void> {
   } finally {
     client.release();
   }
-}
-
-function pageOfRow(row: PageRow): StoredPage {
-  return {
-    url: row.url,
-    title: row.title,
-    contentHash: row.content_hash,
-    source: row.source,
-    fetchedAt: row.fetched_at,
-    chunkCount: row.chunk_count,
-    links: JSON.parse(row.links) as string[],
-    headings: JSON.parse(row.headings) as Heading[],
-    ...(row.etag === null ? {} : { etag: row.etag }),
-    ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
-    ...(row.chunking === null ? {} : { chunking: row.chunking }),
-  };
 }
