@@ -1,5 +1,6 @@
 import { FIELD_COUNT } from './fields.js';
-import type { PostingList } from './segment.js';
+import type { ScoringIndex, ScoringSegment } from './scoring-types.js';
+import { type AnalyzedDocument, analyzeDocument, type PostingList } from './segment.js';
 
 /*
  * What every store of the segmented lexical index shares, whatever holds its rows (a SQLite
@@ -188,4 +189,104 @@ export function findDocument(segment: StoredSegment, rowId: number): number {
 export function statsOf(documents: number, lengthsJson: string, generation: number): LexicalStats {
   const stored = JSON.parse(lengthsJson) as number[];
   return { documents, lengths: Array.from({ length: FIELD_COUNT }, (_, field) => stored[field] ?? 0), generation };
+}
+
+/** The keys of one document in lexical_keys: its entry (0 when it has none) and its page. */
+export interface DocumentKeys {
+  entry: number;
+  page: number;
+}
+
+/** A chunk's row as the index reads it (its page's url and title, its heading path as stored JSON). */
+export interface ChunkSourceRow {
+  id: number;
+  url: string;
+  title: string;
+  anchor: string | null;
+  heading_path: string;
+  text: string;
+}
+
+/** A waiting chunk's row, with the anchor of its page's first chunk (see `analyzeDocument`). */
+export interface PendingChunkRow extends ChunkSourceRow {
+  intro_anchor: string | null;
+}
+
+/** Analyses a chunk's row as the index reads it; `introAnchor` as `analyzeDocument` takes it. */
+export function analyzeRow(row: ChunkSourceRow, introAnchor: string | undefined): AnalyzedDocument {
+  return analyzeDocument(
+    {
+      pageUrl: row.url,
+      pageTitle: row.title,
+      headingPath: JSON.parse(row.heading_path) as string[],
+      text: row.text,
+      ...(row.anchor === null ? {} : { anchor: row.anchor }),
+    },
+    introAnchor,
+  );
+}
+
+/** A new segment while a flush lays it out: its documents' arrays and each term's postings. */
+export interface SegmentBuild {
+  rowIds: Float64Array;
+  lengths: Uint16Array;
+  linkKeys: Uint32Array;
+  postings: Map<string, GrowingPostings>;
+}
+
+export function newSegmentBuild(count: number): SegmentBuild {
+  return { rowIds: new Float64Array(count), lengths: new Uint16Array(count * FIELD_COUNT), linkKeys: new Uint32Array(count * 2), postings: new Map() };
+}
+
+/** Analyses a waiting chunk into document `ordinal` of the new segment, adding its lengths to the statistics; its analysis (for the link counts). */
+export function addDocument(build: SegmentBuild, stats: LexicalStats, ordinal: number, row: PendingChunkRow): AnalyzedDocument {
+  const document = analyzeRow(row, row.intro_anchor ?? undefined);
+  build.rowIds[ordinal] = row.id;
+  document.lengths.forEach((length, field) => {
+    build.lengths[ordinal * FIELD_COUNT + field] = length;
+    stats.lengths[field] = (stats.lengths[field] ?? 0) + length;
+  });
+  for (const [term, counts] of document.termCounts) {
+    let list = build.postings.get(term);
+    if (list === undefined) build.postings.set(term, (list = new GrowingPostings()));
+    list.push(ordinal, counts);
+  }
+  return document;
+}
+
+export function setLinkKeys(build: SegmentBuild, ordinal: number, keys: DocumentKeys): void {
+  build.linkKeys[ordinal * 2] = keys.entry;
+  build.linkKeys[ordinal * 2 + 1] = keys.page;
+}
+
+/** A segment's tombstones while a removal writes them: the bits, and how many it set. */
+export interface Tombstones {
+  deleted: Uint8Array;
+  added: number;
+}
+
+/** Sets a document's tombstone and takes it out of the statistics; false when it already had one. */
+export function tombstone(segment: StoredSegment, doc: number, marks: Tombstones, stats: LexicalStats): boolean {
+  const mask = 1 << (doc & 7);
+  if (((marks.deleted[doc >> 3] as number) & mask) !== 0) return false;
+  marks.deleted[doc >> 3] = (marks.deleted[doc >> 3] as number) | mask;
+  marks.added += 1;
+  for (let field = 0; field < FIELD_COUNT; field += 1) stats.lengths[field] = (stats.lengths[field] ?? 0) - (segment.lengths[doc * FIELD_COUNT + field] as number);
+  stats.documents -= 1;
+  return true;
+}
+
+export function documentKeys(segment: StoredSegment, doc: number): DocumentKeys {
+  return { entry: segment.linkKeys[doc * 2] as number, page: segment.linkKeys[doc * 2 + 1] as number };
+}
+
+/** The index the scorer reads: the segments of one generation, with its statistics and link maxima. */
+export function scoringIndex(stats: LexicalStats, maxima: { maxEntryLinks: number; maxPageLinks: number }, segments: readonly ScoringSegment[]): ScoringIndex {
+  return {
+    documents: stats.documents,
+    averageLengths: stats.lengths.map((total) => (stats.documents === 0 ? 0 : total / stats.documents)),
+    maxInlinks: maxima.maxEntryLinks,
+    maxPageInlinks: maxima.maxPageLinks,
+    segments,
+  };
 }

@@ -1,11 +1,9 @@
 import type pg from 'pg';
+import { type LinkCounts, linkCountsOf, type LinkKeyRow } from '../lexical/link-counts.js';
 import type { AnalyzedDocument } from '../lexical/segment.js';
+import type { DocumentKeys } from '../lexical/segment-storage.js';
 
-/** The keys of one document in lexical_keys: its entry (0 when it has none) and its page. */
-export interface DocumentKeys {
-  entry: number;
-  page: number;
-}
+export type { DocumentKeys } from '../lexical/segment-storage.js';
 
 export interface LinkedDocument {
   document: AnalyzedDocument;
@@ -136,30 +134,9 @@ async function applyDeltas(client: pg.ClientBase, deltas: Deltas): Promise<void>
   );
 }
 
-/** Link counts of the keys that have any, capped as the priors read them, and their largest values over live documents. */
-export interface LinkCounts {
-  entryLinks: Map<number, number>;
-  pageLinks: Map<number, number>;
-  maxEntryLinks: number;
-  maxPageLinks: number;
-}
-
-const CAP = 65_535;
+export type { LinkCounts } from '../lexical/link-counts.js';
 
 export async function readLinkCounts(client: pg.ClientBase): Promise<LinkCounts> {
-  const result = await client.query<{ id: number; entry_links: number; page_links: number; docs: number }>(
-    'SELECT id, entry_links, page_links, docs FROM lexical_keys WHERE entry_links > 0 OR page_links > 0',
-  );
-  const counts: LinkCounts = { entryLinks: new Map(), pageLinks: new Map(), maxEntryLinks: 0, maxPageLinks: 0 };
-  for (const row of result.rows) {
-    const entry = Math.min(row.entry_links, CAP);
-    const page = Math.min(row.page_links, CAP);
-    if (entry > 0) counts.entryLinks.set(row.id, entry);
-    if (page > 0) counts.pageLinks.set(row.id, page);
-    if (row.docs > 0) {
-      counts.maxEntryLinks = Math.max(counts.maxEntryLinks, entry);
-      counts.maxPageLinks = Math.max(counts.maxPageLinks, page);
-    }
-  }
-  return counts;
+  const result = await client.query<LinkKeyRow>('SELECT id, entry_links, page_links, docs FROM lexical_keys WHERE entry_links > 0 OR page_links > 0');
+  return linkCountsOf(result.rows);
 }

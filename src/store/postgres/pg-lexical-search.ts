@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { isStopWord } from '../../lexical/stop-words.js';
-import type { TermStats, TextField, TextHit, TextQuery } from '../../core/types.js';
+import type { TermStats, TextHit, TextQuery } from '../../core/types.js';
 import { indexForm, queryTerms } from '../../lexical/analyze.js';
 import { documentFrequency, type ScoringIndex, type ScoringSegment, scoreIndex } from '../lexical/bm25f.js';
-import { FIELDS } from '../lexical/fields.js';
+import { ScopedViews, scopeKey } from '../lexical/scoped-index.js';
 import { decodePostings, type PostingList } from '../lexical/segment.js';
-import type { StoredSegment } from '../lexical/segment-storage.js';
-import { scopedIndex } from '../sqlite/scoped-index.js';
+import { scoringIndex, type StoredSegment } from '../lexical/segment-storage.js';
+import { textHits } from '../lexical/text-hits.js';
 import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
 import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
 import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow } from './pg-rows.js';
@@ -95,7 +95,7 @@ export function createPgLexicalSearch(pool: pg.Pool) {
   const cache = new PostingsLru(POSTINGS_CACHE_BYTES);
   const known = new Map<number, StoredSegment>();
   let snapshot: Snapshot | undefined;
-  const scopes = new WeakMap<ScoringIndex, Map<string, ScoringIndex>>();
+  const scopes = new ScopedViews();
 
   const load = async (client: pg.ClientBase): Promise<Snapshot> => {
     const stats = await readStats(client);
@@ -113,14 +113,7 @@ export function createPgLexicalSearch(pool: pg.Pool) {
       segments.push(new PgSegment(stored, deleted, listing.deleted_count, links));
     }
     for (const id of known.keys()) if (!listed.has(id)) known.delete(id);
-    const index: ScoringIndex = {
-      documents: stats.documents,
-      averageLengths: stats.lengths.map((total) => (stats.documents === 0 ? 0 : total / stats.documents)),
-      maxInlinks: links.maxEntryLinks,
-      maxPageInlinks: links.maxPageLinks,
-      segments,
-    };
-    const loaded = { generation: stats.generation, index, segments };
+    const loaded = { generation: stats.generation, index: scoringIndex(stats, links, segments), segments };
     if (snapshot === undefined || stats.generation > snapshot.generation) snapshot = loaded;
     return loaded;
   };
@@ -199,17 +192,11 @@ export function createPgLexicalSearch(pool: pg.Pool) {
 
   const scoped = async (client: Queryable, index: ScoringIndex, sourceIds: readonly number[] | undefined): Promise<ScoringIndex> => {
     if (sourceIds === undefined) return index;
-    const key = [...new Set(sourceIds)].sort((x, y) => x - y).join(',');
-    let views = scopes.get(index);
-    if (views === undefined) scopes.set(index, (views = new Map()));
-    let view = views.get(key);
-    if (view === undefined) {
-      const rows = await client.query<{ id: number }>('SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.source_id = ANY($1::int[])', [[...sourceIds]]);
-      view = scopedIndex(index, new Set(rows.rows.map((row) => row.id)));
-      if (views.size >= 16) views.clear();
-      views.set(key, view);
-    }
-    return view;
+    const key = scopeKey(sourceIds);
+    const view = scopes.get(index, key);
+    if (view !== undefined) return view;
+    const rows = await client.query<{ id: number }>('SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.source_id = ANY($1::int[])', [[...sourceIds]]);
+    return scopes.add(index, key, new Set(rows.rows.map((row) => row.id)));
   };
 
   /** Runs `read` in one read-only snapshot of the database. */
@@ -251,15 +238,7 @@ export function createPgLexicalSearch(pool: pg.Pool) {
           const best = withPostings(fetched, () => scoreIndex(index, terms, query.ranking, query.limit, query.explain === true));
           if (best.length === 0) return [];
           const rows = await db.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [best.map((doc) => doc.rowId)]);
-          const byId = new Map(rows.rows.map((row) => [row.id, row]));
-          return best.flatMap((doc) => {
-            const row = byId.get(doc.rowId);
-            if (row === undefined) return [];
-            const hit: TextHit = { chunk: chunkOfRow(row), bm25: doc.score };
-            if (doc.fields !== undefined) hit.fields = Object.fromEntries(FIELDS.map((field, position) => [field, doc.fields?.[position] ?? 0])) as Record<TextField, number>;
-            if (doc.prior !== undefined) hit.prior = doc.prior;
-            return [hit];
-          });
+          return textHits(best, rows.rows, chunkOfRow);
         },
       );
     },

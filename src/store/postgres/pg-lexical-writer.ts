@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { FIELD_COUNT } from '../lexical/fields.js';
-import { analyzeDocument, decodePostings, encodePostings, type PostingList } from '../lexical/segment.js';
+import { decodePostings, encodePostings, type PostingList } from '../lexical/segment.js';
 import {
-  chooseMerge, compareCodePoints, findDocument, GrowingPostings, type LexicalStats, mergedDocuments, mergePostingLists, type SegmentListing, statsOf, type StoredSegment,
+  addDocument, analyzeRow, type ChunkSourceRow, chooseMerge, compareCodePoints, documentKeys, findDocument, type GrowingPostings, type LexicalStats, mergedDocuments, mergePostingLists,
+  newSegmentBuild, type PendingChunkRow, type SegmentListing, setLinkKeys, statsOf, type StoredSegment, tombstone, type Tombstones,
 } from '../lexical/segment-storage.js';
 import { addLinkCounts, removeLinkCounts } from './pg-lexical-links.js';
 
@@ -10,23 +10,6 @@ import { addLinkCounts, removeLinkCounts } from './pg-lexical-links.js';
 export const FLUSH_DOCS = 20_000;
 /** Documents merged at most per refresh: an update never pays for more. */
 export const MERGE_DOCS_PER_REFRESH = 250_000;
-
-interface ChunkSourceRow {
-  id: number;
-  url: string;
-  title: string;
-  anchor: string | null;
-  heading_path: string;
-  text: string;
-}
-
-const chunkOf = (row: ChunkSourceRow) => ({
-  pageUrl: row.url,
-  pageTitle: row.title,
-  headingPath: JSON.parse(row.heading_path) as string[],
-  text: row.text,
-  ...(row.anchor === null ? {} : { anchor: row.anchor }),
-});
 
 const bytesOf = (array: Float64Array | Uint16Array | Uint32Array | Uint8Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 const aligned = (bytes: Buffer) => {
@@ -113,7 +96,7 @@ export function createPgLexicalWriter() {
 
   /** Indexes up to `limit` waiting chunks into a new segment; how many. */
   const flushBatch = async (client: pg.ClientBase, stats: LexicalStats, limit: number): Promise<number> => {
-    const result = await client.query<ChunkSourceRow & { intro_anchor: string | null }>(
+    const result = await client.query<PendingChunkRow>(
       `SELECT c.id, p.url, p.title, c.anchor, c.heading_path, c.text,
               (SELECT f.anchor FROM chunks f WHERE f.page_id = c.page_id ORDER BY f.ordinal LIMIT 1) AS intro_anchor
          FROM lexical_pending l JOIN chunks c ON c.id = l.chunk_id JOIN pages p ON p.id = c.page_id
@@ -123,30 +106,12 @@ export function createPgLexicalWriter() {
     const rows = result.rows;
     if (rows.length === 0) return 0;
     const count = rows.length;
-    const rowIds = new Float64Array(count);
-    const lengths = new Uint16Array(count * FIELD_COUNT);
-    const postings = new Map<string, GrowingPostings>();
-    const documents = rows.map((row, ordinal) => {
-      const document = analyzeDocument(chunkOf(row), row.intro_anchor ?? undefined);
-      rowIds[ordinal] = row.id;
-      document.lengths.forEach((length, field) => {
-        lengths[ordinal * FIELD_COUNT + field] = length;
-        stats.lengths[field] = (stats.lengths[field] ?? 0) + length;
-      });
-      for (const [term, counts] of document.termCounts) {
-        let list = postings.get(term);
-        if (list === undefined) postings.set(term, (list = new GrowingPostings()));
-        list.push(ordinal, counts);
-      }
-      return { document, pageUrl: row.url };
-    });
+    const build = newSegmentBuild(count);
+    const documents = rows.map((row, ordinal) => ({ document: addDocument(build, stats, ordinal, row), pageUrl: row.url }));
     const keys = await addLinkCounts(client, documents);
-    const linkKeys = new Uint32Array(count * 2);
-    keys.forEach((key, ordinal) => {
-      linkKeys[ordinal * 2] = key.entry;
-      linkKeys[ordinal * 2 + 1] = key.page;
-    });
-    const id = await insertSegment(client, rowIds, lengths, linkKeys);
+    keys.forEach((key, ordinal) => setLinkKeys(build, ordinal, key));
+    const { postings } = build;
+    const id = await insertSegment(client, build.rowIds, build.lengths, build.linkKeys);
     await insertPostings(client, id, [...postings.keys()].sort(compareCodePoints).map((term) => [term, (postings.get(term) as GrowingPostings).list()] as const));
     await client.query('DELETE FROM lexical_pending WHERE chunk_id = ANY($1::int[])', [rows.map((row) => row.id)]);
     stats.documents += count;
@@ -210,7 +175,7 @@ export function createPgLexicalWriter() {
         (await client.query<{ chunk_id: number }>('DELETE FROM lexical_pending WHERE chunk_id = ANY($1::int[]) RETURNING chunk_id', [rows.map((row) => row.id)])).rows.map((row) => row.chunk_id),
       );
       const listing = await listSegments(client);
-      const tombstones = new Map<number, { deleted: Uint8Array; added: number }>();
+      const tombstones = new Map<number, Tombstones>();
       const removed: Parameters<typeof removeLinkCounts>[1][number][] = [];
       for (const row of rows) {
         if (forgotten.has(row.id)) continue;
@@ -220,13 +185,8 @@ export function createPgLexicalWriter() {
           if (doc < 0) continue;
           let marks = tombstones.get(id);
           if (marks === undefined) tombstones.set(id, (marks = { deleted: await readDeleted(client, id), added: 0 }));
-          const mask = 1 << (doc & 7);
-          if (((marks.deleted[doc >> 3] as number) & mask) !== 0) continue;
-          marks.deleted[doc >> 3] = (marks.deleted[doc >> 3] as number) | mask;
-          marks.added += 1;
-          for (let field = 0; field < FIELD_COUNT; field += 1) stats.lengths[field] = (stats.lengths[field] ?? 0) - (segment.lengths[doc * FIELD_COUNT + field] as number);
-          stats.documents -= 1;
-          removed.push({ document: analyzeDocument(chunkOf(row), undefined), keys: { entry: segment.linkKeys[doc * 2] as number, page: segment.linkKeys[doc * 2 + 1] as number } });
+          if (!tombstone(segment, doc, marks, stats)) continue;
+          removed.push({ document: analyzeRow(row, undefined), keys: documentKeys(segment, doc) });
           break;
         }
       }
