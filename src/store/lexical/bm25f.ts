@@ -12,14 +12,6 @@ export type { QueryScoring, ScoredDoc, ScoredHit, ScoringIndex, ScoringSegment }
 /** Links to one chunk (or linking pages to one page) at which a link prior reaches full strength, at least. */
 export const PRIOR_FULL_LINKS = 100;
 
-/**
- * Links around which a link prior starts to count: below it, a count is mostly where a guide
- * happened to link (a tutorial naming the functions it uses), not how much an API is used, so
- * the prior grows slowly there and an entry linked twice cannot outvote the section that
- * explains it. The curve is log(1 + links / onset), scaled to the same full strength.
- */
-export const PRIOR_ONSET_LINKS = 10;
-
 /** How to find the top k: skipping what cannot enter (the default), or scoring every posting (the reference the pruning is tested against). */
 export type ScoringStrategy = 'pruned' | 'exhaustive';
 
@@ -216,19 +208,18 @@ function collectExhaustive(index: ScoringIndex, query: QueryScoring, best: TopK<
  * The link priors' factor of a document with `inlinks` links to its entry and `pageInlinks`
  * pages linking into its page, in an index whose most linked entry and page have the given
  * counts. Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS
- * links: on a small site one link is chance, not popularity; and little below PRIOR_ONSET_LINKS.
+ * links: on a small site one link is chance, not popularity.
  * Contract: never decreasing in either count, and finite: pruning bounds every document's
  * factor by its value at the index's maxima.
  */
 export function linkPriorOf(ranking: Pick<LexicalRanking, 'linkPrior' | 'pagePrior'>, maxInlinks: number, maxPageInlinks: number): (inlinks: number, pageInlinks: number) => number {
   const priorScale = scaleOf(ranking.linkPrior, maxInlinks);
   const pageScale = scaleOf(ranking.pagePrior, maxPageInlinks);
-  return (inlinks, pageInlinks) =>
-    1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(inlinks / PRIOR_ONSET_LINKS)) + (pageScale === 0 ? 0 : pageScale * Math.log1p(pageInlinks / PRIOR_ONSET_LINKS));
+  return (inlinks, pageInlinks) => 1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(inlinks)) + (pageScale === 0 ? 0 : pageScale * Math.log1p(pageInlinks));
 }
 
 function scaleOf(weight: number, maxLinks: number): number {
-  return maxLinks > 0 && weight > 0 ? weight / Math.log1p(Math.max(maxLinks, PRIOR_FULL_LINKS) / PRIOR_ONSET_LINKS) : 0;
+  return maxLinks > 0 && weight > 0 ? weight / Math.log1p(Math.max(maxLinks, PRIOR_FULL_LINKS)) : 0;
 }
 
 function indexOf(sorted: Uint32Array, value: number): number {
