@@ -3,7 +3,7 @@
  * or method takes or returns (test/e2e/library-types.test.ts checks that none is missing).
  */
 export { createEngine } from './engine/engine.js';
-export type { Engine, EngineDependencies, SearchOptions, SearchResponse, SearchResult, AskOptions, AskResponse } from './engine/engine.js';
+export type { Engine, EngineDependencies, SearchOptions, SearchResponse, SearchResult, PageGroup, AskOptions, AskResponse } from './engine/engine.js';
 export type { AskEvent, IndexStats, PageInspection, SiteReport, SourceSummary } from './engine/engine-types.js';
 export type { IngestJob, LabelledCitation, LibraryMatch, RefreshReport, RemovedSource, ScopeOptions } from './engine/engine-types.js';
 export type { CatalogToolOptions } from './interfaces/mcp/catalog-tools.js';

@@ -37,7 +37,7 @@ import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
 import { groupByPage } from './page-groups.js';
 
-export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
+export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageGroup, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
 
 /** Sources of an unscoped ranking re-ordered by their own statistics, at most: one extra retrieval each. */
 const MAX_SOURCES_REORDERED = 8;
