@@ -12,8 +12,15 @@ export type { QueryScoring, ScoredDoc, ScoredHit, ScoringIndex, ScoringSegment }
 /** Links to one chunk (or linking pages to one page) at which a link prior reaches full strength, at least. */
 export const PRIOR_FULL_LINKS = 100;
 
-/** How to find the top k: skipping what cannot enter (the default), or scoring every posting (the reference the pruning is tested against). */
-export type ScoringStrategy = 'pruned' | 'exhaustive';
+/**
+ * How to find the top k: skipping what cannot enter, scoring every posting (the reference the
+ * pruning is tested against), or (the default) pruning only when the query's lists hold at least
+ * PRUNE_FROM_POSTINGS postings. All three return the same hits.
+ */
+export type ScoringStrategy = 'auto' | 'pruned' | 'exhaustive';
+
+/** Below this many postings in a query's lists, scoring every one term at a time is faster than pruning (measured on the Python docs, 24k passages). */
+export const PRUNE_FROM_POSTINGS = 65_536;
 
 /** Per-segment scratch space, so a query allocates nothing proportional to the index. */
 interface Scratch {
@@ -92,7 +99,7 @@ function liveCount(segment: ScoringSegment, list: PostingList): number {
  * Both strategies return the same hits with the same scores: pruning only skips documents that
  * cannot enter the top `limit`.
  */
-export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false, strategy: ScoringStrategy = 'pruned'): ScoredHit[] {
+export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ranking: LexicalRanking, limit: number, explain = false, strategy: ScoringStrategy = 'auto'): ScoredHit[] {
   if (index.documents === 0 || limit <= 0) return [];
   const weights = FIELDS.map((field) => ranking.fieldWeights[field]);
   const { k1, b } = ranking;
@@ -123,7 +130,9 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
     maxPrior: factor(index.maxInlinks, index.maxPageInlinks),
   };
   const best = new TopK<ScoredHit>(limit);
-  if (strategy === 'pruned' && canPrune(query, ranking, limit, index.documents)) collectPruned(index, query, best);
+  const postings = strategy === 'auto' ? lists.reduce((sum, perSegment) => perSegment.reduce((total, list) => total + (list?.docs.length ?? 0), sum), 0) : 0;
+  const prune = strategy === 'pruned' || (strategy === 'auto' && postings >= PRUNE_FROM_POSTINGS);
+  if (prune && canPrune(query, ranking, limit, index.documents)) collectPruned(index, query, best);
   else collectExhaustive(index, query, best);
   return best.sorted().map((hit) => {
     if (!explain) return hit;

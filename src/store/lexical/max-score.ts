@@ -1,4 +1,4 @@
-import type { QueryScoring, ScoredHit, ScoringIndex } from './scoring-types.js';
+import type { QueryScoring, ScoredHit, ScoringIndex, ScoringSegment } from './scoring-types.js';
 import { BLOCK_SIZE, weightedBound } from './list-bounds.js';
 import { weightedCount } from './weighted-count.js';
 import type { PostingList } from './segment.js';
@@ -10,6 +10,8 @@ import type { TopK } from './top-k.js';
  * skipped only when it falls short by more than any rounding could account for.
  */
 const MARGIN = 1 + 1e-6;
+/** A segment's most promising list is scored ahead of the rest when it is short: at most 4 × k postings, or this many (and a sixteenth of the segment). */
+const SEED_POSTINGS = 4096;
 /** An exhausted cursor's document: above every ordinal. */
 const END = 0xffff_ffff;
 
@@ -51,31 +53,46 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
   const marks = new Float64Array(termCount).fill(-1);
   const { weights, k1, maxPrior } = query;
   let candidate = 0;
-  for (let segmentIndex = 0; segmentIndex < index.segments.length; segmentIndex += 1) {
-    const segment = index.segments[segmentIndex] as (typeof index.segments)[number];
-    if (segment.count === 0) continue;
-    const norms = query.norms(segment);
+  const plans = index.segments.map((segment, segmentIndex) => planSegment(segment, segmentIndex, query));
+  // Seeding: the documents of each segment's most promising list (the rarest terms, usually) are
+  // scored first, so the k-th score is high before the long lists are read.
+  const seeded = plans.map((plan) => {
+    if (plan === undefined) return undefined;
+    const seeds = plan.docsOf[plan.count - 1] as Uint32Array;
+    if (seeds.length > Math.max(4 * best.size, Math.min(SEED_POSTINGS, plan.segment.count / 16))) return undefined;
+    const cursor = new Int32Array(plan.count);
+    const { segment, norms, docsOf, tfsOf, positionOf } = plan;
     const { deleted } = segment;
-    const present: { position: number; list: PostingList; blocks: Float64Array; growth: number; bound: number }[] = [];
-    for (let position = 0; position < termCount; position += 1) {
-      const list = (query.lists[position] as readonly (PostingList | undefined)[])[segmentIndex];
-      if (list === undefined || list.docs.length === 0 || query.frequencies[position] === 0) continue;
-      const bound = weightedBound(segment, (query.terms[position] as string), list, norms, query);
-      const idf = query.idfs[position] as number;
-      present.push({ position, list, blocks: bound.blocks, growth: bound.growth, bound: gainBound(idf, bound.weighted, k1) });
+    for (const doc of seeds) {
+      if (deleted !== undefined && ((deleted[doc >> 3] as number) & (1 << (doc & 7))) !== 0) continue;
+      candidate += 1;
+      let matched = false;
+      for (let at = 0; at < plan.count; at += 1) {
+        const docs = docsOf[at] as Uint32Array;
+        const position = seek(docs, cursor[at] as number, doc);
+        cursor[at] = position;
+        if (docs[position] !== doc) continue;
+        const gain = gainAt(tfsOf[at] as Uint8Array, position, norms, doc, weights, query.idfs[positionOf[at] as number] as number, k1);
+        if (gain < 0) continue;
+        gains[positionOf[at] as number] = gain;
+        marks[positionOf[at] as number] = candidate;
+        matched = true;
+      }
+      if (!matched) continue;
+      let sum = 0;
+      for (let position = 0; position < termCount; position += 1) if (marks[position] === candidate) sum += gains[position] as number;
+      const score = sum * query.prior(segment, doc);
+      if (best.admits(score)) best.offer({ segment: plan.segmentIndex, ordinal: doc, rowId: segment.rowIds[doc] as number, score });
     }
-    if (present.length === 0) continue;
-    present.sort((a, b) => a.bound - b.bound || a.position - b.position);
-    const count = present.length;
-    const docsOf = present.map((entry) => entry.list.docs);
-    const tfsOf = present.map((entry) => entry.list.tfs);
-    const positionOf = Int32Array.from(present, (entry) => entry.position);
-    /** Σ of the bounds of lists 0..i: what documents found only in those lists could gain at most. */
-    const prefix = new Float64Array(count);
-    present.reduce((sum, entry, at) => (prefix[at] = sum + entry.bound), 0);
-    const blocksOf = present.map((entry) => entry.blocks);
-    const growthOf = Float64Array.from(present, (entry) => entry.growth);
-    const idfOf = Float64Array.from(present, (entry) => query.idfs[entry.position] as number);
+    return seeds;
+  });
+  for (const plan of plans) {
+    if (plan === undefined) continue;
+    const { segment, segmentIndex, norms, count, docsOf, tfsOf, positionOf, prefix, blocksOf, growthOf, idfOf } = plan;
+    const { deleted } = segment;
+    /** The documents already scored by seeding (its list's ordinals, ascending): never offered twice. */
+    const seeds = seeded[segmentIndex];
+    let seedAt = 0;
     const cursor = new Int32Array(count);
     const current = Float64Array.from(docsOf, (docs) => docs[0] as number);
     /** Documents below this lie in a window whose block bound reached the threshold: they are candidates one by one. */
@@ -130,6 +147,18 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
         windowEnd = end;
       }
       candidate += 1;
+      if (seeds !== undefined) {
+        while (seedAt < seeds.length && (seeds[seedAt] as number) < doc) seedAt += 1;
+        if (seeds[seedAt] === doc) {
+          for (let at = firstEssential; at < count; at += 1) {
+            if (current[at] !== doc) continue;
+            const docs = docsOf[at] as Uint32Array;
+            cursor[at] = (cursor[at] as number) + 1;
+            current[at] = (cursor[at] as number) < docs.length ? (docs[cursor[at] as number] as number) : END;
+          }
+          continue;
+        }
+      }
       const isDeleted = deleted !== undefined && ((deleted[doc >> 3] as number) & (1 << (doc & 7))) !== 0;
       let partial = 0;
       let matched = false;
@@ -182,6 +211,52 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
       }
     }
   }
+}
+
+/** A segment's lists for one query, ordered by their best possible gain, lowest first. */
+interface SegmentPlan {
+  segment: ScoringSegment;
+  segmentIndex: number;
+  norms: Float32Array;
+  count: number;
+  docsOf: Uint32Array[];
+  tfsOf: Uint8Array[];
+  /** Each list's term's position in the query. */
+  positionOf: Int32Array;
+  idfOf: Float64Array;
+  /** Σ of the bounds of lists 0..i: what documents found only in those lists could gain at most. */
+  prefix: Float64Array;
+  blocksOf: Float64Array[];
+  growthOf: Float64Array;
+}
+
+function planSegment(segment: ScoringSegment, segmentIndex: number, query: QueryScoring): SegmentPlan | undefined {
+  if (segment.count === 0) return undefined;
+  const norms = query.norms(segment);
+  const present: { position: number; list: PostingList; blocks: Float64Array; growth: number; bound: number }[] = [];
+  for (let position = 0; position < query.idfs.length; position += 1) {
+    const list = (query.lists[position] as readonly (PostingList | undefined)[])[segmentIndex];
+    if (list === undefined || list.docs.length === 0 || query.frequencies[position] === 0) continue;
+    const bound = weightedBound(segment, query.terms[position] as string, list, norms, query);
+    present.push({ position, list, blocks: bound.blocks, growth: bound.growth, bound: gainBound(query.idfs[position] as number, bound.weighted, query.k1) });
+  }
+  if (present.length === 0) return undefined;
+  present.sort((a, b) => a.bound - b.bound || a.position - b.position);
+  const prefix = new Float64Array(present.length);
+  present.reduce((sum, entry, at) => (prefix[at] = sum + entry.bound), 0);
+  return {
+    segment,
+    segmentIndex,
+    norms,
+    count: present.length,
+    docsOf: present.map((entry) => entry.list.docs),
+    tfsOf: present.map((entry) => entry.list.tfs),
+    positionOf: Int32Array.from(present, (entry) => entry.position),
+    idfOf: Float64Array.from(present, (entry) => query.idfs[entry.position] as number),
+    prefix,
+    blocksOf: present.map((entry) => entry.blocks),
+    growthOf: Float64Array.from(present, (entry) => entry.growth),
+  };
 }
 
 /** The largest gain of a term whose weighted count is at most `weighted`: the gain grows with it. */

@@ -12,7 +12,7 @@ export interface RankedHit {
  */
 export class TopK<Entry extends RankedHit = RankedHit> {
   private readonly heap: Entry[] = [];
-  constructor(private readonly size: number) {}
+  constructor(readonly size: number) {}
 
   /** Whether a hit of this score could enter (a tie may, by its row id): lets the caller skip building the rest. */
   admits(score: number): boolean {
