@@ -14,6 +14,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['bin/**/*.js', 'scripts/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', AbortController: 'readonly', URL: 'readonly' } },
   },

@@ -3,7 +3,7 @@
  * or method takes or returns (test/e2e/library-types.test.ts checks that none is missing).
  */
 export { createEngine } from './engine/engine.js';
-export type { Engine, EngineDependencies, SearchOptions, SearchResponse, SearchResult, AskOptions, AskResponse } from './engine/engine.js';
+export type { Engine, EngineDependencies, SearchOptions, SearchResponse, SearchResult, PageGroup, AskOptions, AskResponse } from './engine/engine.js';
 export type { AskEvent, IndexStats, PageInspection, SiteReport, SourceSummary } from './engine/engine-types.js';
 export type { IngestJob, LabelledCitation, LibraryMatch, RefreshReport, RemovedSource, ScopeOptions } from './engine/engine-types.js';
 export type { CatalogToolOptions } from './interfaces/mcp/catalog-tools.js';
@@ -12,11 +12,18 @@ export type { IngestOptions, IngestReport, IngestProgress, IngestError } from '.
 export type { GitIngestOptions, GitIngestReport, GitVersionReport } from './engine/git-ingest.js';
 export type { IngestOutcome, IngestRunSummary, StoreStats } from './store/store.js';
 export type { UrlStyle } from './sources/local/path-registry.js';
-export type { FetchLike } from './sources/crawl/fetch-page.js';
+export type { FetchLike } from './core/http/send.js';
 export { configSchema, DEFAULT_CONFIG, parseConfig } from './core/config.js';
 export type { CitedocsConfig, CitedocsConfigInput } from './core/config.js';
 export { CitedocsError, UsageError, ConfigError, SourceError, StoreError } from './core/errors.js';
 export type * from './core/types.js';
+export { DIAGNOSTIC_CODES } from './core/diagnostics.js';
+export type { Diagnostic, DiagnosticCode } from './core/diagnostics.js';
+export { configureLogging, parseLogSpec, LOG_LEVELS } from './core/log.js';
+export type { LogLevel, LogLevels, LogSettings } from './core/log.js';
+export { STAGES } from './core/stages.js';
+export type { Stage } from './core/stages.js';
+export type { Usage } from './engine/usage.js';
 export { runCli } from './interfaces/cli/main.js';
 export type { CliIo } from './interfaces/cli/main.js';
 export type { EmbedOptions } from './engine/engine.js';

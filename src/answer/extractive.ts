@@ -44,7 +44,24 @@ export function extractiveAnswer(question: string, sources: readonly Candidate[]
 }
 
 function render(question: string, sources: readonly Candidate[], plan: AnswerPlan): DraftAnswer {
-  // Passages of the same section share one URL, so they share one number; numbered in order of first use.
+  const numbering = citationNumbering(sources);
+  const sentence = (piece: Piece) => `${piece.unit.opensLabel === true && piece.unit.label !== undefined ? `${piece.unit.label}: ` : ''}${piece.unit.text} [${numbering.numberOf(piece.source)}]`;
+  const blocks: string[] = [];
+  if (plan.nothingRelevant) {
+    blocks.push('The indexed documentation does not seem to answer this: no passage found mentions the words of the question. The closest section found begins:');
+  }
+  blocks.push(...leadBlocks(plan, sources, sentence, numbering.numberOf));
+  blocks.push(...exampleBlocks(plan, sentence, numbering.numberOf));
+  blocks.push(...otherSourceBlocks(plan, sentence));
+  const missing = questionWords(question, plan.missing);
+  if (!plan.nothingRelevant && missing.length > 0) {
+    blocks.push(`Not covered by the passages found: ${missing.map((word) => `“${word}”`).join(', ')}.`);
+  }
+  return { text: blocks.join('\n\n'), citations: numbering.citations };
+}
+
+/** Numbers sources in order of first use; passages of the same section share one URL, so they share one number. */
+function citationNumbering(sources: readonly Candidate[]): { numberOf: (source: number) => number; citations: Citation[] } {
   const numbers = new Map<string, number>();
   const citations: Citation[] = [];
   const numberOf = (source: number): number => {
@@ -58,12 +75,12 @@ function render(question: string, sources: readonly Candidate[], plan: AnswerPla
     }
     return n;
   };
-  const sentence = (piece: Piece) => `${piece.unit.opensLabel === true && piece.unit.label !== undefined ? `${piece.unit.label}: ` : ''}${piece.unit.text} [${numberOf(piece.source)}]`;
-  const blocks: string[] = [];
-  if (plan.nothingRelevant) {
-    blocks.push('The indexed documentation does not seem to answer this: no passage found mentions the words of the question. The closest section found begins:');
-  }
+  return { numberOf, citations };
+}
 
+/** The best section's signature (inline or as a block) and lead sentences, or a pointer to it when it has nothing to quote. */
+function leadBlocks(plan: AnswerPlan, sources: readonly Candidate[], sentence: (piece: Piece) => string, numberOf: (source: number) => number): string[] {
+  const blocks: string[] = [];
   const lead = plan.lead.map(sentence);
   const signature = plan.signature;
   if (signature?.kind === 'inline') {
@@ -77,12 +94,21 @@ function render(question: string, sources: readonly Candidate[], plan: AnswerPla
     // The best section has nothing to quote (a contents page, code alone): it still leads, as where to look.
     blocks.push(pointer(sources[0] as Candidate, plan.asked, numberOf(0)));
   }
+  return blocks;
+}
 
-  for (const piece of plan.example) {
+/** The code example (or table, or sentence) that shows the answer, each followed by its source's mark. */
+function exampleBlocks(plan: AnswerPlan, sentence: (piece: Piece) => string, numberOf: (source: number) => number): string[] {
+  return plan.example.map((piece) => {
     // After a table a blank line, or the mark would read as one more row.
     const mark = `[${numberOf(piece.source)}]`;
-    blocks.push(piece.unit.kind === 'code' ? `${piece.unit.text}\n${mark}` : piece.unit.kind === 'table' ? `${piece.unit.text}\n\n${mark}` : sentence(piece));
-  }
+    return piece.unit.kind === 'code' ? `${piece.unit.text}\n${mark}` : piece.unit.kind === 'table' ? `${piece.unit.text}\n\n${mark}` : sentence(piece);
+  });
+}
+
+/** What the other sources add: one paragraph per run of sentences from the same source. */
+function otherSourceBlocks(plan: AnswerPlan, sentence: (piece: Piece) => string): string[] {
+  const blocks: string[] = [];
   let paragraph: { source: number; parts: string[] } | undefined;
   for (const piece of plan.others) {
     if (paragraph?.source !== piece.source) {
@@ -92,12 +118,7 @@ function render(question: string, sources: readonly Candidate[], plan: AnswerPla
     paragraph.parts.push(sentence(piece));
   }
   if (paragraph !== undefined) blocks.push(paragraph.parts.join(' '));
-
-  const missing = questionWords(question, plan.missing);
-  if (!plan.nothingRelevant && missing.length > 0) {
-    blocks.push(`Not covered by the passages found: ${missing.map((word) => `“${word}”`).join(', ')}.`);
-  }
-  return { text: blocks.join('\n\n'), citations };
+  return blocks;
 }
 
 /** Links of a contents page at most named in its pointer. */

@@ -1,9 +1,6 @@
 import { chunkUrl, type Candidate } from '../core/types.js';
 import type { LlmMessage } from '../llm/llm.js';
 
-/** Bumped whenever the wording changes, so answers can be traced to the prompt that made them. */
-export const PROMPT_VERSION = 'citedocs-answer-v1';
-
 export const DEFAULT_SYSTEM_PROMPT = [
   'You answer questions about documentation using only the numbered sources you are given.',
   'Cite every statement with the number of its source in square brackets, like [1] or [2][3].',

@@ -1,5 +1,5 @@
-import { isStopWord } from '../core/query-terms.js';
-import { codeTerms, queryTerms, wordTerms } from '../store/lexical/analyze.js';
+import { isStopWord } from '../lexical/stop-words.js';
+import { codeTerms, queryTerms, wordTerms } from '../lexical/analyze.js';
 
 /**
  * Words inside backticks or quotes in a question are mostly the asker's own names and values

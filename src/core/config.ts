@@ -70,6 +70,12 @@ export const configSchema = z.strictObject({
       maxUrlLength: z.number().int().min(64).default(2048),
       /** URLs whose path holds one segment more often than this are never requested (`/a/b/a/b/a/b/a/b`). */
       maxRepeatedSegments: z.number().int().min(1).default(3),
+      /**
+       * How long an ingest worker of a shared crawl (several `citedocs ingest` on one PostgreSQL
+       * database) holds the URLs it took without renewing: a killed worker's URLs go to the
+       * others after this.
+       */
+      leaseMs: z.number().int().min(100).default(60_000),
     })
     .prefault({}),
   local: z
@@ -244,6 +250,18 @@ export const configSchema = z.strictObject({
       crossEncoderModel: z.string().min(1).optional(),
       /** Judgements remembered (by model and prompt) so the same question never costs twice. */
       cacheEntries: z.number().int().min(0).default(1000),
+      /** Method llm-pointwise: passages judged in one request, requests in flight at once, characters of each passage shown. */
+      pointwise: z
+        .strictObject({
+          batchSize: z.number().int().min(1).default(8),
+          concurrency: z.number().int().min(1).default(2),
+          snippetChars: z.number().int().min(1).default(800),
+        })
+        .prefault({}),
+      /** Method llm-listwise: characters of each listed passage shown to the model. */
+      listwise: z.strictObject({ snippetChars: z.number().int().min(1).default(300) }).prefault({}),
+      /** Method cross-encoder: (query, passage) pairs scored in one model run; tokens of one pair (longer ones are truncated). */
+      crossEncoder: z.strictObject({ batchSize: z.number().int().min(1).default(16), maxTokens: z.number().int().min(8).default(512) }).prefault({}),
     })
     .prefault({}),
   select: z

@@ -1,3 +1,5 @@
+import type { DiagnosticCode } from './diagnostics.js';
+
 /** A heading of a page. `anchor` is an id that really exists on the page (never invented). */
 export interface Heading {
   level: number;
@@ -97,13 +99,6 @@ export interface Citation {
   url: string;
   anchor?: string;
   title: string;
-}
-
-export interface Answer {
-  text: string;
-  citations: Citation[];
-  selection: Selection;
-  warnings: string[];
 }
 
 /** A URL a crawl has found, and how many links from the start page it is (-1: a stored page revalidated). */
@@ -208,7 +203,7 @@ export type SourceItem =
   | { kind: 'alias'; url: string; of: string }
   | { kind: 'error'; input: string; message: string }
   /** The page was read, but something about it needs saying: `needsRender` when it is an empty page built by JavaScript. */
-  | { kind: 'warning'; input: string; message: string; needsRender?: true }
+  | { kind: 'warning'; code: DiagnosticCode; input: string; message: string; needsRender?: true }
   /** The source gave up (e.g. most fetches fail): what was stored stays, the run can resume. */
   | { kind: 'stopped'; reason: string }
   /** A limit ended the source before it was exhausted: `remaining` URLs (a site) or files (a folder) were left. */

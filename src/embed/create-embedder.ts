@@ -92,7 +92,7 @@ function splitByMode(queries: Embedder, passages: Embedder): Embedder {
   return {
     modelId: passages.modelId,
     maxBatchSize: passages.maxBatchSize,
-    dimension: () => passages.dimension(),
+    dimension: (request) => passages.dimension(request),
     embed: (request) => (request.mode === 'query' ? queries : passages).embed(request),
     close: async () => {
       await Promise.all([queries.close(), passages.close()]);

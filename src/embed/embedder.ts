@@ -18,8 +18,8 @@ export interface Embedder {
   readonly modelId: string;
   /** Texts per embed() call that the provider handles well; callers batch by it. */
   readonly maxBatchSize: number;
-  /** The vector length (loads the model, or asks the server, when not known yet). */
-  dimension(): Promise<number>;
+  /** The vector length (loads the model, or asks the server, when not known yet; the signal ends that request). */
+  dimension(request?: { abortSignal?: AbortSignal }): Promise<number>;
   /** One vector per text, in order. */
   embed(request: EmbedRequest): Promise<Float32Array[]>;
   /** Frees the model, workers or sockets. */

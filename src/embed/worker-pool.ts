@@ -70,7 +70,7 @@ export function createWorkerPoolEmbedder(spec: LocalEmbedderSpec, base: Pick<Emb
   return {
     modelId: base.modelId,
     maxBatchSize: base.maxBatchSize,
-    dimension: () => base.dimension(),
+    dimension: (request) => base.dimension(request),
     embed({ texts, mode, abortSignal }) {
       if (closed) return Promise.reject(new EmbedderError(`The ${base.modelId} embedder is closed.`));
       if (abortSignal?.aborted === true) return Promise.reject(abortReason(abortSignal));

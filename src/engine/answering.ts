@@ -1,12 +1,18 @@
 import type { LinkIndex } from '../answer/citations/link-index.js';
-import { formatSourcesList, processCitations } from '../answer/citations/process.js';
+import { processCitations } from '../answer/citations/process.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { streamLlmAnswer } from '../answer/llm-answer.js';
 import type { CitedocsConfig } from '../core/config.js';
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
 import type { Citation, Selection } from '../core/types.js';
 import type { Llm } from '../llm/llm.js';
 
-export type WrittenAnswer = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; answer: string; citations: Citation[]; warnings: string[] };
+/**
+ * `delta`: more answer text (its links checked); `done`: the whole answer `text` and the sources
+ * it cites as data. The sources list is not part of the text: each renderer formats it.
+ */
+export type WrittenAnswer = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; text: string; citations: Citation[]; diagnostics: Diagnostic[] };
 
 export interface AnswerContext {
   config: CitedocsConfig;
@@ -20,15 +26,15 @@ export interface AnswerContext {
 
 /**
  * The answer from the selected passages, as it is written: the model's (its links checked as
- * they stream), or the quoted sentences when there is no model or it fails before writing. Both
- * end with the list of the sources they cite.
+ * they stream), or the quoted sentences when there is no model or it fails before writing.
  */
-export async function* writeAnswer(question: string, selection: Selection, warnings: readonly string[], context: AnswerContext): AsyncGenerator<WrittenAnswer> {
-  const notes = [...warnings];
+export async function* writeAnswer(question: string, selection: Selection, diagnostics: readonly Diagnostic[], context: AnswerContext): AsyncGenerator<WrittenAnswer> {
+  const notes = [...diagnostics];
+  const started = performance.now();
   if (selection.candidates.length === 0) {
-    const answer = 'The indexed documentation has nothing on this question.';
-    yield { type: 'delta', text: answer };
-    yield { type: 'done', answer, citations: [], warnings: notes };
+    const text = 'The indexed documentation has nothing on this question.';
+    yield { type: 'delta', text };
+    yield { type: 'done', text, citations: [], diagnostics: notes };
     return;
   }
   const { config } = context;
@@ -49,14 +55,13 @@ export async function* writeAnswer(question: string, selection: Selection, warni
       }
       if (event.failure !== undefined && text.trim() === '') {
         // Nothing written: the quoted answer still answers.
-        notes.push(`The LLM answer failed (${event.failure}); quoted the sources instead.`);
+        notes.push(diagnostic('answer.llm-failed', `The LLM answer failed (${event.failure}); quoted the sources instead.`));
         break;
       }
-      const all = [...notes, ...event.result.warnings];
-      if (event.failure !== undefined) all.push(`The model stopped before the end of its answer (${event.failure}).`);
-      const list = sourcesList(event.result.citations);
-      if (list !== '') yield { type: 'delta', text: list };
-      yield { type: 'done', answer: text + list, citations: event.result.citations, warnings: all };
+      const all = [...notes, ...linkNotes(event.result.warnings)];
+      if (event.failure !== undefined) all.push(diagnostic('answer.llm-stopped', `The model stopped before the end of its answer (${event.failure}).`));
+      logger('answer').info({ mode: 'llm', model: context.llm.modelId, citations: event.result.citations.length, ms: elapsedMs(started) }, 'answer written');
+      yield { type: 'done', text, citations: event.result.citations, diagnostics: all };
       return;
     }
   }
@@ -71,13 +76,12 @@ export async function* writeAnswer(question: string, selection: Selection, warni
     draft.citations.map((citation) => ({ n: citation.n, url: citation.url, title: citation.title })),
     context.links,
   );
-  const answer = checked.text + sourcesList(checked.citations);
-  yield { type: 'delta', text: answer };
-  yield { type: 'done', answer, citations: checked.citations, warnings: [...notes, ...checked.warnings] };
+  logger('answer').info({ mode: 'extractive', citations: checked.citations.length, ms: elapsedMs(started) }, 'answer written');
+  yield { type: 'delta', text: checked.text };
+  yield { type: 'done', text: checked.text, citations: checked.citations, diagnostics: [...notes, ...linkNotes(checked.warnings)] };
 }
 
-/** The list of sources appended to an answer, after a blank line (none when nothing is cited). */
-function sourcesList(citations: readonly Citation[]): string {
-  const list = formatSourcesList(citations);
-  return list === '' ? '' : `\n\n${list}`;
+/** What the citation checker corrected or removed (a source not indexed, an anchor the page lacks, a link it rewrote). */
+function linkNotes(warnings: readonly string[]): Diagnostic[] {
+  return warnings.map((warning) => diagnostic('answer.link-corrected', warning));
 }

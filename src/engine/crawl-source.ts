@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { CitedocsConfig } from '../core/config.js';
 import type { SourceItem } from '../core/types.js';
 import { crawl } from '../sources/crawl/crawler.js';
 import { createChromiumRenderer } from '../sources/render/chromium-renderer.js';
 import type { PageRenderer } from '../sources/render/page-renderer.js';
 import type { CrawlFrontier } from '../sources/crawl/frontier.js';
+import { isPostgresUrl } from '../store/open-store.js';
+import type { FrontierLeases } from '../store/postgres/pg-frontier-leases.js';
 import type { Store } from '../store/store.js';
-import type { IngestDependencies, IngestOptions } from './ingest.js';
+import type { IngestDependencies, IngestOptions } from './ingest-types.js';
 import { ownedUrlsUnder } from './source-resolver.js';
 import { loadExtractor } from './stage-loaders.js';
 
@@ -30,8 +34,8 @@ export function crawlSite(
   if (options.allowPrivateHosts !== undefined) crawlConfig.allowPrivateHosts = options.allowPrivateHosts;
   const store = dependencies.openStore;
   const existing = dependencies.existingStore;
-  const frontier = storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date()));
-  const { render, renderTimeoutMs, renderConcurrency, browserPath, ...crawlSettings } = crawlConfig;
+  const frontier = storedFrontier(store, startUrl, crawlConfig, dependencies.now ?? (() => new Date()), isPostgresUrl(dependencies.config.dbPath));
+  const { render, renderTimeoutMs, renderConcurrency, browserPath, leaseMs: _leaseMs, ...crawlSettings } = crawlConfig;
   // One browser for the whole ingest, launched on the first page that needs it (a re-crawl of 304s never starts it).
   const renderer =
     (options.render ?? render)
@@ -72,7 +76,7 @@ async function* closingAfter(items: AsyncIterable<SourceItem>, renderer: PageRen
 }
 
 /** The crawl frontier in the store: a crawl with the same start URL and settings resumes it. */
-function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date): CrawlFrontier & { opened: () => boolean } {
+function storedFrontier(store: () => Store, startUrl: string, settings: CitedocsConfig['crawl'], now: () => Date, shared: boolean): CrawlFrontier & { opened: () => boolean } {
   let runId: number | undefined;
   const id = (): number => {
     if (runId === undefined) throw new Error('the crawl frontier was used before resume()');
@@ -91,5 +95,41 @@ function storedFrontier(store: () => Store, startUrl: string, settings: Citedocs
     },
     done: (url) => store().crawlState.markDone(id(), url),
     finish: () => store().crawlState.finishRun(id(), now().toISOString()),
+    ...(shared ? sharedFrontier(store, id, settings.leaseMs) : {}),
   };
 }
+
+/**
+ * On PostgreSQL, whose frontier can be leased, the crawl is shared: ingest workers
+ * on the same site and settings join one run, each fetching what it claims. A worker renews its
+ * leases as it goes (at most every third of `crawl.leaseMs`).
+ */
+function sharedFrontier(store: () => Store, id: () => number, leaseMs: number): Pick<CrawlFrontier, 'shared'> {
+  const leasesOf = (): FrontierLeases => {
+    const handle = store();
+    if (!('frontierLeases' in handle)) throw new Error('a shared crawl needs a store with frontier leases (PostgreSQL)');
+    return handle.frontierLeases as FrontierLeases;
+  };
+  const worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let renewedAt = Date.now();
+  const renewIfDue = async () => {
+    if (Date.now() - renewedAt < leaseMs / 3) return;
+    renewedAt = Date.now();
+    await leasesOf().renew(id(), worker, leaseMs);
+  };
+  return {
+    shared: {
+      async claim(url) {
+        await renewIfDue();
+        return leasesOf().claim(id(), worker, url, leaseMs);
+      },
+      async more(limit) {
+        await renewIfDue();
+        const entries = await leasesOf().lease(id(), worker, limit, leaseMs);
+        return { entries, waiting: entries.length === 0 && (await leasesOf().progress(id())).leased > 0 };
+      },
+      hostSlot: (url, delayMs) => leasesOf().reserveHostSlot(new URL(url).host, delayMs),
+    },
+  };
+}
+

@@ -38,7 +38,7 @@ export async function embedPending(store: Store, embedder: Embedder, options: Em
   const vectors = store.vectors;
   const current = (await vectors.info())?.modelId;
   const cachedDimension = await vectors.cachedDimension(embedder.modelId);
-  let dimension = cachedDimension ?? (await embedder.dimension());
+  let dimension = cachedDimension ?? (await embedder.dimension(options.signal === undefined ? {} : { abortSignal: options.signal }));
   if (current !== undefined && current !== embedder.modelId && cachedDimension === undefined) {
     // Replacing the index's vectors with a model never used here: make sure it works before the old ones go.
     const [probe] = await embedder.embed({ texts: ['citedocs embedding probe'], mode: 'passage', ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });

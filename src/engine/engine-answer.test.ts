@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { createEngine } from './engine.js';
+import type { AskResponse } from './engine-types.js';
 
 const BASE = 'https://widget.example/docs/';
 const files: Record<string, string> = {
@@ -69,16 +70,35 @@ describe('LLM answers on a fake OpenAI-compatible server', () => {
     expect(response.answer.split('\n\nSources:\n')[1]?.split('\n')).toEqual(response.citations.map((citation) => `[${citation.n}] ${citation.title} — ${citation.url}`));
   });
 
-  it('streams the same final text as the non-streaming answer', async () => {
+  it('records the tokens and time of every LLM call an answer makes, summed in its usage (a fake server)', async () => {
+    const engine = createEngine(config());
+    const before = server.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
+    const response = await engine.ask('how do I set the timeout?');
+    const calls = server.requests.filter((request) => request.path.endsWith('/chat/completions')).length - before;
+    expect(calls).toBeGreaterThan(0);
+    expect(response.usage.llm.calls).toBe(calls);
+    // The prompt holds the question and the sources; the completion is the reply, at least one token a word.
+    expect(response.usage.llm.promptTokens).toBeGreaterThan(50);
+    expect(response.usage.llm.completionTokens).toBeGreaterThanOrEqual(REPLY.split(/\s+/).length / 2);
+    expect(response.usage.llm.ms).toBeGreaterThanOrEqual(0);
+    expect(response.usage.embedding.calls).toBe(0);
+    await engine.close();
+  });
+
+  it('streams the text of the non-streaming answer, and gives its sources as data, not as streamed text', async () => {
     const engine = createEngine(config());
     let streamed = '';
-    let done: string | undefined;
+    let done: AskResponse | undefined;
     for await (const event of engine.askStream('how do I set the timeout?')) {
       if (event.type === 'delta') streamed += event.text;
-      else done = event.response.answer;
+      else done = event.response;
     }
-    expect(streamed).toBe(done);
-    expect(streamed).toBe((await engine.ask('how do I set the timeout?')).answer);
+    expect(streamed).toBe(done?.text);
+    expect(streamed).not.toMatch(/Sources:/);
+    const answered = await engine.ask('how do I set the timeout?');
+    expect(streamed).toBe(answered.text);
+    // `answer` stays the text scripts have read: the answer, then its sources list made from `citations`.
+    expect(answered.answer).toBe(`${answered.text}\n\nSources:\n${answered.citations.map((citation) => `[${citation.n}] ${citation.title} — ${citation.url}`).join('\n')}`);
   });
 
   it('falls back to the quoted answer when the model fails before writing anything', async () => {

@@ -72,6 +72,24 @@ describe('engine with an OpenAI-compatible embedder on a fake OpenAI-compatible 
     await engine.close();
   });
 
+  it('records each embedding call of a search in its usage: calls, tokens of the texts embedded, time (a fake server)', async () => {
+    const { docs, dbPath } = workspace(files);
+    await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);
+    const engine = createEngine(configFor(dbPath));
+    const before = server.requests.filter((request) => request.path.endsWith('/embeddings')).length;
+    const response = await engine.search('how often should I mist my moss wall');
+    const calls = server.requests.filter((request) => request.path.endsWith('/embeddings')).length - before;
+    expect(calls).toBeGreaterThan(0);
+    expect(response.usage.embedding.calls).toBe(calls);
+    // The query, counted with the configured tokenizer (the embedder reports no usage).
+    expect(response.usage.embedding.tokens).toBeGreaterThanOrEqual(8);
+    expect(response.usage.embedding.ms).toBeGreaterThanOrEqual(0);
+    expect(response.usage.llm).toEqual({ calls: 0, promptTokens: 0, completionTokens: 0, ms: 0 });
+    // Ingesting embeds too, but only requests count on a request's meter: a second search costs the same again.
+    expect((await engine.search('how often should I mist my moss wall')).usage.embedding.calls).toBe(calls);
+    await engine.close();
+  });
+
   it('refuses to search an index embedded with one model using another, naming both', async () => {
     const { docs, dbPath } = workspace(files);
     await ingestWith(configFor(dbPath, 'openai:fake-embed'), docs);

@@ -1,10 +1,12 @@
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { Heading } from '../core/types.js';
+import type { Usage } from './usage.js';
 import type { SiteReport } from './site-report.js';
 import type { CitedocsConfig } from '../core/config.js';
 import type { Candidate, Citation, DroppedCandidate } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { FetchLike } from '../core/http/send.js';
 import type { LookupFunction } from '../sources/web/host-guard.js';
 import type { SearchBackend } from '../sources/web/search-backend.js';
 import type { IngestJob, IngestRunSummary, StoreStats } from '../store/store.js';
@@ -30,6 +32,8 @@ export interface SearchOptions extends ScopeOptions {
   /** Distinct pages the passages may come from. */
   maxPages?: number;
   explain?: boolean;
+  /** Also group the results by page (`pages`): each page once, with its best sections. */
+  groupByPage?: boolean;
   signal?: AbortSignal;
 }
 
@@ -51,9 +55,30 @@ export interface SearchResult {
   explain?: Candidate['trace'];
 }
 
+/** The results of one page (`search` with `groupByPage`): the page once, then its best sections. */
+export interface PageGroup {
+  /** The page's URL, without a fragment. */
+  url: string;
+  library: string;
+  version: string;
+  title: string;
+  /** The best score among its sections: groups are ordered by it. */
+  score: number;
+  /** The tokens of its sections together: the same budget the flat results count. */
+  tokenCount: number;
+  /** Its sections (`url#anchor`), best first, each once. */
+  sections: SearchResult[];
+}
+
 export interface SearchResponse {
   results: SearchResult[];
+  /** With `groupByPage`: the same results grouped by page, pages in the order of their best result. */
+  pages?: PageGroup[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the search made: tokens and time. */
+  usage: Usage;
   /** How the results were found: the embedder of the dense lists (absent: BM25 only) and every list fused. */
   retrieval: { embedder?: string; lists: string[] };
   /** With --explain: the tokens selected and every candidate left out, with why. */
@@ -72,7 +97,8 @@ export interface AskOptions extends ScopeOptions {
 /**
  * `delta`: more answer text, safe to show (its links are checked), with `citations` (every source
  * cited so far, numbered as in the answer) when new ones were numbered since the last delta;
- * `done`: the whole response.
+ * `done`: the whole response. The deltas join to the response's `text`; its sources list is not
+ * streamed but given as data (`citations`), for the caller to show as it likes.
  */
 export type AskEvent = { type: 'delta'; text: string; citations?: Citation[] } | { type: 'done'; response: AskResponse };
 
@@ -85,9 +111,17 @@ export interface EmbedOptions {
 export type LabelledCitation = Citation & { library: string; version: string };
 
 export interface AskResponse {
+  /** The answer followed by its sources list ("Sources:" then "[n] Title — URL" a line), as one text. */
   answer: string;
+  /** The answer alone, without the sources list: what the deltas of askStream join to. */
+  text: string;
+  /** The sources the answer cites, numbered as its [n] markers. */
   citations: LabelledCitation[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the answer took (retrieval, reranking, writing): tokens and time. */
+  usage: Usage;
   /** The passages the answer was drawn from (URL, score, tokens); with --explain, every candidate left out, with why. */
   selection: { totalTokens: number; sources: { url: string; score: number; tokenCount: number }[]; dropped?: DroppedCandidate[] };
 }
@@ -207,6 +241,8 @@ export interface Engine {
   startIngestJob(url: string, options: Pick<IngestOptions, 'library' | 'version' | 'onProgress'>): Promise<{ id: number; done: Promise<IngestJob> }>;
   /** Up to `limit` stored pages spread evenly over the index (in URL order), with their titles: topics to suggest to a reader. */
   samplePages(limit: number): Promise<{ url: string; title: string }[]>;
+  /** The version (commit generation) of the lexical index this process last searched, when its store tells (PostgreSQL): what a replica serves. */
+  indexVersion(): number | undefined;
   close(): Promise<void>;
 }
 

@@ -233,7 +233,13 @@ describe('engine errors', () => {
     const { docs, dbPath } = workspace(files);
     const engine = createEngine({ dbPath });
     await engine.ingest(docs, { baseUrl: 'https://widget.example/docs/' });
-    expect(await engine.search("kubernetes helm")).toEqual({ results: [], warnings: ['No passage in the index matches "kubernetes helm".'], retrieval: { lists: ["bm25:original"] } });
+    expect(await engine.search("kubernetes helm")).toEqual({
+      results: [],
+      warnings: ['No passage in the index matches "kubernetes helm".'],
+      diagnostics: [{ code: 'retrieve.no-match', stage: 'retrieve', message: 'No passage in the index matches "kubernetes helm".' }],
+      retrieval: { lists: ["bm25:original"] },
+      usage: { llm: { calls: 0, promptTokens: 0, completionTokens: 0, ms: 0 }, embedding: { calls: 0, tokens: 0, ms: 0 } },
+    });
     expect((await engine.ask('kubernetes helm')).citations).toEqual([]);
     await engine.close();
   });

@@ -8,6 +8,10 @@ import { retrievalQuery } from '../retrieve/conversation.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { linkIndexOfStore } from '../answer/citations/link-index.js';
+import { answerWithSources } from '../answer/citations/process.js';
+import { type Diagnostic, diagnostic, logDiagnostics, withWarnings } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
+import { createUsageMeter, meterEmbedder, meterLlm, metering, requestMeter } from './usage.js';
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
@@ -19,8 +23,7 @@ import { createOpenAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Llm } from '../llm/llm.js';
 import { selectCandidates } from '../select/selector.js';
 import { passageTrimmer, selectionOptions } from './selection-options.js';
-import { createSqliteStore } from '../store/sqlite/sqlite-store.js';
-import { assertIndexLocation } from '../store/sqlite/open-database.js';
+import { assertStoreLocation, createStoreIfMissing, openStoreHandle, storeExists } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
@@ -32,8 +35,9 @@ import { writeAnswer } from './answering.js';
 import type { AskResponse, EmbedOptions, Engine, EngineDependencies, LabelledCitation, RefreshReport, ScopeOptions, SearchResult } from './engine-types.js';
 import type { Citation } from '../core/types.js';
 import { round } from '../core/round.js';
+import { groupByPage } from './page-groups.js';
 
-export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
+export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageGroup, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
 
 /** Sources of an unscoped ranking re-ordered by their own statistics, at most: one extra retrieval each. */
 const MAX_SOURCES_REORDERED = 8;
@@ -45,12 +49,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   // One store handle for the engine's life: searches and writes share it, and writes never close
   // it, so a search running while an ingest writes keeps going (each read sees a committed state).
   let handle: Store | undefined;
-  const store = (): Store => (handle ??= createSqliteStore(config.dbPath));
+  const store = (): Store => (handle ??= openStoreHandle(config.dbPath));
   /** The store when the index exists already (what a re-crawl knows), without creating it. */
-  const existingStore = (): Store | undefined => (handle !== undefined || existsSync(config.dbPath) ? store() : undefined);
+  const existingStore = (): Store | undefined => (handle !== undefined || storeExists(config.dbPath, existsSync) ? store() : undefined);
   /** The store, its index created first when missing: for writers that read before their first write. */
   const createdStore = async (): Promise<Store> => {
-    if (!existsSync(config.dbPath)) await createSqliteStore(config.dbPath, 'write').close();
+    await createStoreIfMissing(config.dbPath, existsSync);
     return store();
   };
   let reranking: Reranking | undefined;
@@ -59,7 +63,24 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
   const embedders = embedderRegistry(config, embedderDependencies, dependencies.embedder);
   let llm: Llm | undefined | null = dependencies.llm ?? null;
+  /** The configured LLM, its calls counted on the meter of the request that makes them. */
+  let metered: Llm | undefined;
   const llmOf = (): Llm | undefined => {
+    const model = rawLlmOf();
+    if (model !== undefined && metered === undefined) metered = meterLlm(model, requestMeter, tokenizerOf);
+    return metered;
+  };
+  const tokenizerOf = () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding));
+  const meteredEmbedders = new Map<Embedder, Embedder>();
+  /** A query-time embedder, its calls counted on the meter of the request that makes them. */
+  const queryEmbedder = (name: string): Embedder | undefined => {
+    const embedder = embedders.get(name);
+    if (embedder === undefined) return undefined;
+    let wrapped = meteredEmbedders.get(embedder);
+    if (wrapped === undefined) meteredEmbedders.set(embedder, (wrapped = meterEmbedder(embedder, requestMeter, tokenizerOf)));
+    return wrapped;
+  };
+  const rawLlmOf = (): Llm | undefined => {
     if (llm === null) {
       const { model, baseUrl, apiKeyEnv, timeoutMs, retries, retryBaseDelayMs } = config.llm;
       const apiKey = dependencies.env?.[apiKeyEnv];
@@ -77,18 +98,26 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   };
   const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
     const { embedPending } = await import('./embed-pass.js');
-    return embedPending(store, embedder, {
+    const started = performance.now();
+    const report = await embedPending(store, embedder, {
       concurrency: config.embed.concurrency,
       ...(config.embed.batchSize === undefined ? {} : { batchSize: config.embed.batchSize }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
+    logger('embed').info({ model: report.model, embedded: report.embedded, reused: report.reused, pending: report.pending, interrupted: report.interrupted, ms: elapsedMs(started) }, 'passages embedded');
+    return report;
   };
 
   /** The anchor map of these pages, read before the links to them are checked. */
   const anchorMapOf = async (store: Store, pageUrls: readonly string[]): Promise<AnchorMap> => {
     const anchors = new Map<string, ReadonlySet<string>>();
-    for (const url of new Set(pageUrls)) if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+    // The pages are looked up at once: on a database each look-up is a round trip, and they add up per answer.
+    await Promise.all(
+      [...new Set(pageUrls)].map(async (url) => {
+        if ((await store.getPage(url)) !== undefined) anchors.set(url, await store.anchorsOf(url));
+      }),
+    );
     return { hasPage: (url) => anchors.has(url), anchorsOf: (url) => anchors.get(url) ?? new Set() };
   };
 
@@ -98,7 +127,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const index = store();
     if (!(await index.hasChunks())) throw new UsageError(`The index at ${config.dbPath} has no passages yet. Run \`citedocs ingest <url|folder>\` first.`);
     const sourceIds = await scopedSourceIds(index, scope);
-    const wiring = { config, store, embedderFor: (name: string) => embedders.get(name), llm: llmOf };
+    const wiring = { config, store, embedderFor: queryEmbedder, llm: llmOf };
     const topK = Math.max(config.retrieve.topK, limit);
     // An unscoped question that names libraries of the index ("pytest fixture teardown") is
     // retrieved within their latest versions first (their own statistics, as if scoped), then
@@ -124,14 +153,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     const order = (candidate: Candidate) => position.get(candidate.chunk.id) ?? 0;
     const trim = passageTrimmer(text, await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)));
     const selection = selectCandidates(candidates, await selectionOptions(config, index, (dependencies.now ?? (() => new Date()))(), { candidates, limit, maxTokens, maxPages, order, trim }));
-    const warnings = [...retrieval.warnings, ...reranked.warnings];
-    if (candidates.length === 0) warnings.push(`No passage in the index matches "${text}".`);
+    logger('select').info({ candidates: candidates.length, selected: selection.candidates.length, tokens: selection.totalTokens, maxTokens, dropped: countReasons(selection.dropped) }, 'passages selected');
+    const diagnostics: Diagnostic[] = [...retrieval.diagnostics, ...reranked.diagnostics];
+    if (candidates.length === 0) diagnostics.push(diagnostic('retrieve.no-match', `No passage in the index matches "${text}".`));
     if (candidates.length > 0 && selection.candidates.length === 0 && selection.dropped.every((drop) => drop.reason === 'budget')) {
-      warnings.push(`${candidates.length === 1 ? '1 passage matches' : `${candidates.length} passages match`}, but the budget of ${maxTokens} tokens is below even the best one's heading; raise --max-tokens.`);
+      diagnostics.push(diagnostic('budget.below-heading', `${candidates.length === 1 ? '1 passage matches' : `${candidates.length} passages match`}, but the budget of ${maxTokens} tokens is below even the best one's heading; raise --max-tokens.`));
     }
     const trimmed = selection.candidates.find((candidate) => candidate.trimmed === true);
-    if (trimmed !== undefined) warnings.push(`The best passage (${chunkUrl(trimmed.chunk)}) was cut to its most relevant part to fit the budget of ${maxTokens} tokens; raise --max-tokens for all of it.`);
-    return { selection, warnings, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
+    if (trimmed !== undefined) diagnostics.push(diagnostic('budget.trimmed', `The best passage (${chunkUrl(trimmed.chunk)}) was cut to its most relevant part to fit the budget of ${maxTokens} tokens; raise --max-tokens for all of it.`));
+    return { selection, diagnostics, retrieval: { ...(retrieval.embedder === undefined ? {} : { embedder: retrieval.embedder }), lists: retrieval.lists } };
   };
 
   /** After an ingest: the embedding pass. */
@@ -158,7 +188,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     // A wrong embedder name, or one whose optional packages are missing, is refused before the crawl, not after it.
     if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
     // An index path that cannot be created fails now, not after the crawl's first pages.
-    assertIndexLocation(config.dbPath);
+    assertStoreLocation(config.dbPath);
     // The ingest stages (HTML parsing, Markdown, tokenizer tables) load only when ingesting.
     const { ingest } = await import('./ingest.js');
     const now = dependencies.now ?? (() => new Date());
@@ -197,7 +227,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     async ingestGit(repository, options = {}) {
       // A wrong embedder or index path is refused before git runs, as for any ingest.
       if (config.embed.embedder !== undefined) assertEmbedderUsable(config.embed.embedder);
-      assertIndexLocation(config.dbPath);
+      assertStoreLocation(config.dbPath);
       const { ingestGitRepository } = await import('./git-ingest.js');
       return ingestGitRepository(repository, options, config.local.urlStyle, (plan) =>
         runIngest(plan.label, options, { rootUrl: plan.rootUrl, kind: 'git', library: plan.library, version: plan.version, settings: plan.settings }, { files: plan.files, baseUrl: plan.rootUrl, urlStyle: plan.urlStyle }),
@@ -232,13 +262,15 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async search(query, options = {}) {
       const limit = options.limit ?? config.select.finalK;
-      const { selection, warnings, retrieval } = await retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
+      const meter = createUsageMeter();
+      const started = performance.now();
+      const { selection, diagnostics, retrieval } = await metering(meter, () => retrieveAndSelect(query, limit, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal));
       const anchors = await anchorMapOf(store(), selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const labels = await store().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const results: SearchResult[] = [];
       for (const candidate of selection.candidates) {
         const verdict = checkLink(chunkUrl(candidate.chunk), anchors);
-        if (!verdict.ok) warnings.push(verdict.warning);
+        if (!verdict.ok) diagnostics.push(diagnostic('answer.link-corrected', verdict.warning));
         if (verdict.url === undefined) continue;
         results.push({
           url: verdict.url,
@@ -253,7 +285,10 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { explain: candidate.trace } : {}),
         });
       }
-      return { results, warnings, retrieval, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
+      const usage = meter.total();
+      logDiagnostics(diagnostics);
+      logger('retrieve').info({ query, results: results.length, usage, ms: elapsedMs(started) }, 'search answered');
+      return { results, ...(options.groupByPage === true ? { pages: groupByPage(results) } : {}), ...withWarnings(diagnostics), retrieval, usage, ...(options.explain === true ? { selection: { totalTokens: selection.totalTokens, dropped: selection.dropped } } : {}) };
     },
 
     async ask(question, options = {}) {
@@ -265,7 +300,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     async *askStream(question, options = {}) {
       const query = retrievalQuery(question, options.earlierQuestions ?? []);
-      const { selection, warnings } = await retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal);
+      const meter = createUsageMeter();
+      const { selection, diagnostics } = await metering(meter, () => retrieveAndSelect(query, config.select.finalK, options.maxTokens ?? config.select.maxTotalTokens, options.maxPages, options, options.signal));
       const labels = await store().catalog.sourceLabels(selection.candidates.map((candidate) => candidate.chunk.pageUrl));
       const label = (citations: Citation[]): LabelledCitation[] => citations.map((citation) => ({ ...citation, ...labelFor(labels, citation.url) }));
       // The selection the answer was drawn from; with --explain, also every candidate left out.
@@ -276,11 +312,13 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
           ...(options.explain === true ? { dropped: selection.dropped } : {}),
         },
       };
-      const llm = config.answer.mode === 'extractive' ? undefined : llmOf();
+      // The answer is written while the caller iterates, outside `metering`: its model is bound to this request's meter.
+      const model = config.answer.mode === 'extractive' ? undefined : rawLlmOf();
+      const llm = model === undefined ? undefined : meterLlm(model, () => meter, tokenizerOf);
       if (config.answer.mode === 'llm' && llm === undefined) throw new UsageError('answer.mode "llm" needs an LLM: set llm.model (and llm.baseUrl) in the configuration.');
       // The quoted answer is measured in the target model's tokens; a model's answer is bounded by its own maxTokens.
       const counter = llm === undefined ? await (tokenizer ??= loadTokenizer(config.tokenizer.encoding)) : undefined;
-      const written = writeAnswer(question, selection, warnings, {
+      const written = writeAnswer(question, selection, diagnostics, {
         config,
         llm,
         links: linkIndexOfStore(store()),
@@ -289,15 +327,21 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       });
       for await (const event of written) {
         if (event.type === 'delta') yield event.citations === undefined ? event : { ...event, citations: label(event.citations) };
-        else yield { type: 'done', response: { answer: event.answer, citations: label(event.citations), warnings: event.warnings, ...explained } };
+        else {
+          logDiagnostics(event.diagnostics);
+          const citations = label(event.citations);
+          // `answer` keeps the text scripts have read since the first release: the answer, then its sources list.
+          yield { type: 'done', response: { answer: answerWithSources(event.text, citations), text: event.text, citations, ...withWarnings(event.diagnostics), usage: meter.total(), ...explained } };
+        }
       }
     },
 
     async web(query, options = {}) {
       const { findWebDocs } = await import('./web-finding.js');
       const embedderName = config.embed.embedder;
-      const embedder = embedderName === undefined || embedderName === 'none' ? undefined : embedders.get(embedderName);
-      return findWebDocs(query, options, {
+      const embedder = embedderName === undefined || embedderName === 'none' ? undefined : queryEmbedder(embedderName);
+      const meter = createUsageMeter();
+      const response = await metering(meter, () => findWebDocs(query, options, {
         config,
         tokenizer: () => (tokenizer ??= loadTokenizer(config.tokenizer.encoding)),
         llm: llmOf,
@@ -313,10 +357,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
             await index.upsertPage(page, pageChunks, { rechunked: (await index.getPage(page.url))?.chunking !== page.chunking, sourceId: saved.id });
             chunks += pageChunks.length;
           }
-          await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
+          await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
           return { pages: pages.length, chunks, dbPath: config.dbPath };
         },
-      });
+      }));
+      return { ...response, usage: meter.total() };
     },
 
     stats() {
@@ -398,6 +443,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
       return pages;
     },
 
+    indexVersion() {
+      return handle !== undefined && 'indexGeneration' in handle && typeof handle.indexGeneration === 'function' ? (handle.indexGeneration as () => number)() : undefined;
+    },
     async close() {
       await jobs.idle();
       const open = handle;
@@ -409,6 +457,12 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
   return engine;
 }
 
+
+function countReasons(dropped: readonly { reason: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const drop of dropped) counts[drop.reason] = (counts[drop.reason] ?? 0) + 1;
+  return counts;
+}
 
 /** What `refresh` repeats of an ingest: its input and the options that shape what is read. */
 function ingestSettings(input: string, options: IngestOptions): Record<string, unknown> {

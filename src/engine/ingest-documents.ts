@@ -15,7 +15,7 @@ export async function ingestDocuments(
   documents: Iterable<DirectDocument>,
   dependencies: Pick<IngestDependencies, 'config' | 'openStore' | 'tokenizer' | 'now'>,
 ): Promise<IngestReport> {
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false };
   const chunk = await loadChunker();
   const tokenizer = await dependencies.tokenizer();
   const now = (dependencies.now ?? (() => new Date()))().toISOString();

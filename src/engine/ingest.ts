@@ -1,120 +1,18 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CitedocsConfig } from '../core/config.js';
+import { diagnostic, logDiagnostics } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
 import { StoreFullError, UsageError } from '../core/errors.js';
-import type { Chunk, Page, SourceItem, StoppedBy, Tokenizer } from '../core/types.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
-import type { LookupFunction } from '../sources/web/host-guard.js';
-import { type DocumentFiles, type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
-import type { UrlStyle } from '../sources/local/path-registry.js';
+import type { Chunk, SourceItem, StoppedBy } from '../core/types.js';
+import { type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
 import { crawlSite } from './crawl-source.js';
-import type { EmbedProgress, EmbedReport } from './embed-pass.js';
+import type { IngestDependencies, IngestOptions, IngestReport, IngestSource } from './ingest-types.js';
 import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
-import { ownedUrlsUnder, type SourceResolver } from './source-resolver.js';
+import { ownedUrlsUnder } from './source-resolver.js';
 import type { Store } from '../store/store.js';
 
-export interface IngestOptions {
-  /** The library the pages belong to. Default: the source already read from this URL, else one named by the host or the start page's title. */
-  library?: string;
-  /** Its version. Default: the source's, else the version in the URL path (`/docs/5.2/`), else `latest`. */
-  version?: string;
-  maxPages?: number;
-  maxDepth?: number;
-  concurrency?: number;
-  userAgent?: string;
-  include?: string[];
-  exclude?: string[];
-  /** For a folder: the URL its documents are published under. Default: their file:// URLs. */
-  baseUrl?: string;
-  urlStyle?: Exclude<UrlStyle, 'source'>;
-  /** For a site: let the start host be on a private network (an intranet docs site). */
-  allowPrivateHosts?: boolean;
-  /** For a site: other hosts the start URL may redirect to (`host` or `host:port`). */
-  allowedHosts?: string[];
-  /** For a site: run each page's scripts in headless Chromium before extraction (default: crawl.render). */
-  render?: boolean;
-  /** Called with each page read (fetched or from disk), e.g. to export them as JSON lines. */
-  onPage?: (page: Page) => void;
-  /** The current chunking settings: a stored page chunked otherwise is downloaded again in full. */
-  chunking?: string;
-  signal?: AbortSignal;
-  onProgress?: (progress: IngestProgress) => void;
-  /** Progress of the embedding pass that follows, when the index has an embedder. */
-  onEmbedProgress?: (progress: EmbedProgress) => void;
-}
-
-export interface IngestProgress {
-  fetched: number;
-  queued: number;
-  pages: number;
-  errors: number;
-}
-
-export interface IngestError {
-  input: string;
-  message: string;
-}
-
-export interface IngestReport {
-  /** The library and version the pages were stored under (absent when no page was). */
-  library?: string;
-  version?: string;
-  /** Pages ingested by this run (added, changed or unchanged). */
-  pages: number;
-  /** Chunks those pages have in the index. */
-  chunks: number;
-  added: number;
-  changed: number;
-  unchanged: number;
-  /** Stored pages removed because they are gone (404/410, redirected away, out of scope). */
-  removed: number;
-  /** Page bodies actually downloaded or read (a 304 costs none). */
-  fetched: number;
-  /** Pages whose content another stored page of the same site already has: kept as its aliases. */
-  duplicates: number;
-  errors: IngestError[];
-  /** Pages read and stored, with something a person should know (empty pages built by JavaScript, markup cut by extraction limits). */
-  warnings: string[];
-  /** Pages that are empty until JavaScript runs, read without rendering: run again with --render. Only when there are some. */
-  needsRender?: { count: number; examples: string[] };
-  /** True when the run was interrupted before the source was exhausted (it resumes next time). */
-  interrupted: boolean;
-  /** Why the source gave up early, when it did. */
-  stopped?: string;
-  /** The limit that ended the run early, when one did (exit code 0: the index is usable, but incomplete). */
-  stoppedBy?: StoppedBy;
-  /** URLs still to crawl when the run ended early (interrupted, or at --max-pages): the next run continues with them. */
-  queued?: number;
-  /** The embedding pass after the pages were stored, when the index has (or gets) vectors. */
-  embedding?: EmbedReport;
-}
-
-export interface IngestDependencies {
-  config: CitedocsConfig;
-  /** Opened on first write, so a source that fails at once leaves no new index file behind. */
-  openStore: () => Store;
-  /** The index if it exists already (for reading what a re-crawl knows), without creating it. */
-  existingStore: () => Store | undefined;
-  /** Loaded on the first page that needs chunking: a re-crawl answered with 304s never needs it. */
-  tokenizer: () => Promise<Tokenizer>;
-  fetch?: FetchLike;
-  /** Resolves host names for the crawl's address guard. */
-  lookup?: LookupFunction;
-  now?: () => Date;
-  /** Which source (library@version) the pages belong to; none: pages keep the source they have. */
-  source?: SourceResolver;
-  /** A folder's documents read from elsewhere than the disk (a git tag's objects), published under `baseUrl`; `input` then only names them. */
-  documents?: { files: DocumentFiles; baseUrl: string; urlStyle: UrlStyle };
-}
-
-/** What an ingest reads from: its items, the key its runs are recorded under, and whether this session opened a run. */
-export interface IngestSource {
-  items: AsyncIterable<SourceItem>;
-  kind: 'crawl' | 'local';
-  key: string;
-  runOpened: () => boolean;
-}
+export type { IngestDependencies, IngestError, IngestOptions, IngestProgress, IngestReport, IngestSource } from './ingest-types.js';
 
 /** Folder runs are recorded beside crawl runs (never resumed: a folder is read whole each time). */
 const LOCAL_RUN_SETTINGS = JSON.stringify({ source: 'local' });
@@ -122,7 +20,8 @@ const LOCAL_RUN_SETTINGS = JSON.stringify({ source: 'local' });
 /** Reads a site or folder, chunks each page and writes it to the store, one transaction per page. */
 export async function ingest(input: string, options: IngestOptions, dependencies: IngestDependencies): Promise<IngestReport> {
   const { config } = dependencies;
-  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], interrupted: false };
+  const report: IngestReport = { pages: 0, chunks: 0, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false };
+  const started = performance.now();
   let lastQueued = 0;
   const progress = (fetched: number, queued: number) => {
     lastQueued = queued;
@@ -147,23 +46,37 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     if (!(error instanceof StoreFullError)) throw error;
     throw new StoreFullError(`${error.message} This run had stored ${report.added + report.changed} new or changed pages.`, error.path, { cause: error });
   }
-  if (report.needsRender !== undefined) report.warnings.unshift(needsRenderWarning(report.needsRender));
+  if (report.needsRender !== undefined) {
+    const warning = diagnostic('crawl.needs-render', needsRenderWarning(report.needsRender));
+    report.warnings.unshift(warning.message);
+    report.diagnostics.unshift(warning);
+    logDiagnostics([warning]);
+  }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   await recordOutcome(report, source, localRun, dependencies, now);
+  const { pages, chunks, added, changed, unchanged, removed, fetched, interrupted } = report;
+  logger('index').info({ input, pages, chunks, added, changed, unchanged, removed, fetched, errors: report.errors.length, interrupted, ms: elapsedMs(started) }, 'ingest stored');
   return report;
 
   async function storeItem(item: SourceItem, store: Store): Promise<void> {
     switch (item.kind) {
       case 'error':
         report.errors.push({ input: item.input, message: item.message });
+        logger('crawl').warn({ input: item.input }, item.message);
         break;
       case 'warning':
         if (item.needsRender === true) {
           report.needsRender ??= { count: 0, examples: [] };
           report.needsRender.count += 1;
           if (report.needsRender.examples.length < MAX_RENDER_EXAMPLES) report.needsRender.examples.push(item.input);
-        } else report.warnings.push(item.message);
+          logger('crawl').debug({ url: item.input }, item.message);
+        } else {
+          const warning = diagnostic(item.code, item.message);
+          report.warnings.push(warning.message);
+          report.diagnostics.push(warning);
+          logDiagnostics([warning], { input: item.input });
+        }
         break;
       case 'stopped':
         report.stopped = item.reason;
@@ -176,6 +89,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report.duplicates += 1;
         break;
       case 'gone':
+        logger('crawl').debug({ url: item.url, reason: item.reason }, 'page gone');
         if (await store.removePage(item.url)) report.removed += 1;
         break;
       case 'unchanged': {
@@ -205,7 +119,9 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         let chunks: Chunk[] = [];
         try {
           if (stored?.contentHash !== page.contentHash || rechunk) {
+            const started = performance.now();
             chunks = (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
+            logger('chunk').debug({ url: page.url, chunks: chunks.length, tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0), ms: elapsedMs(started) }, 'page chunked');
           }
         } catch (error) {
           // One page that cannot be chunked (pathological Markdown) is reported; the others go on.
@@ -217,6 +133,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
         report[outcome] += 1;
         report.pages += 1;
         report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
+        logger('index').debug({ url: page.url, outcome, chunks: chunks.length }, 'page stored');
         break;
       }
     }

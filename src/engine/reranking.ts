@@ -1,4 +1,6 @@
 import type { CitedocsConfig } from '../core/config.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
 import { UsageError } from '../core/errors.js';
 import type { Candidate } from '../core/types.js';
 import type { Llm } from '../llm/llm.js';
@@ -13,7 +15,7 @@ import type { Reranker } from '../rank/reranker.js';
 export interface Reranking {
   /** The reranker's name (`fused-order` when no model judges). */
   readonly name: string;
-  rerank(query: string, candidates: readonly Candidate[], abortSignal?: AbortSignal): Promise<{ candidates: Candidate[]; warnings: string[] }>;
+  rerank(query: string, candidates: readonly Candidate[], abortSignal?: AbortSignal): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }>;
 }
 
 /**
@@ -33,14 +35,14 @@ export function createReranking(config: CitedocsConfig, llm: () => Llm | undefin
   let reranker: Reranker;
   switch (method) {
     case 'llm-pointwise':
-      reranker = createLlmPointwiseReranker({ llm: needLlm(), ...(cache === undefined ? {} : { cache }) });
+      reranker = createLlmPointwiseReranker({ llm: needLlm(), ...settings.pointwise, ...(cache === undefined ? {} : { cache }) });
       break;
     case 'llm-listwise':
-      reranker = createLlmListwiseReranker({ llm: needLlm(), maxCandidates: settings.candidates, ...(cache === undefined ? {} : { cache }) });
+      reranker = createLlmListwiseReranker({ llm: needLlm(), maxCandidates: settings.candidates, ...settings.listwise, ...(cache === undefined ? {} : { cache }) });
       break;
     case 'cross-encoder':
       if (settings.crossEncoderModel === undefined) throw new UsageError('rerank.method "cross-encoder" needs rerank.crossEncoderModel, e.g. "Xenova/ms-marco-MiniLM-L-6-v2".');
-      reranker = createCrossEncoderReranker({ model: settings.crossEncoderModel, allowRemote: config.embed.transformers.allowRemote, ...(config.embed.transformers.cacheDir === undefined ? {} : { cacheDir: config.embed.transformers.cacheDir }) });
+      reranker = createCrossEncoderReranker({ model: settings.crossEncoderModel, ...settings.crossEncoder, allowRemote: config.embed.transformers.allowRemote, ...(config.embed.transformers.cacheDir === undefined ? {} : { cacheDir: config.embed.transformers.cacheDir }) });
       break;
     default:
       reranker = createFusedOrderReranker();
@@ -48,8 +50,12 @@ export function createReranking(config: CitedocsConfig, llm: () => Llm | undefin
   return {
     name: reranker.name,
     async rerank(query, candidates, abortSignal) {
-      if (method === 'fused') return { candidates: [...candidates], warnings: [] };
+      if (method === 'fused') {
+        logger('rank').debug({ reranker: 'fused-order', kept: candidates.length }, 'fused-score order kept: no reranker configured');
+        return { candidates: [...candidates], diagnostics: [] };
+      }
       const judged = candidates.slice(0, settings.candidates);
+      const started = performance.now();
       const result = await rerankWithPolicy(
         reranker,
         { query, candidates: judged, ...(abortSignal === undefined ? {} : { abortSignal }) },
@@ -64,7 +70,8 @@ export function createReranking(config: CitedocsConfig, llm: () => Llm | undefin
       );
       // "Nothing relevant" keeps only the top few: the unjudged rest is not added back then.
       const rest = result.outcome === 'none-relevant' ? [] : candidates.slice(settings.candidates);
-      return { candidates: [...result.candidates, ...rest], warnings: result.warnings };
+      logger('rank').info({ reranker: reranker.name, outcome: result.outcome, judged: judged.length, kept: result.candidates.length + rest.length, ms: elapsedMs(started) }, 'candidates reranked');
+      return { candidates: [...result.candidates, ...rest], diagnostics: result.diagnostics };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { CitedocsConfig } from '../core/config.js';
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import { UsageError } from '../core/errors.js';
 import type { Candidate, TextIndex } from '../core/types.js';
 import { assertEmbedderName, createEmbedder, type EmbedderDependencies } from '../embed/create-embedder.js';
@@ -12,7 +13,7 @@ export interface RetrievalOutcome {
   /** The embedder the dense lists used; undefined: BM25 only. */
   embedder?: string;
   lists: string[];
-  warnings: string[];
+  diagnostics: Diagnostic[];
 }
 
 export interface RetrievalWiring {
@@ -27,7 +28,7 @@ export interface RetrievalWiring {
  * Which embedder a search uses: none when configured so; the configured one, which must be the
  * one the index was embedded with; otherwise the index's own. Vectors of two models never mix.
  */
-export async function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): Promise<{ name?: string; warning?: string }> {
+export async function chooseSearchEmbedder(config: CitedocsConfig, store: Store, modelIdOf: (name: string) => string | undefined): Promise<{ name?: string; warning?: Diagnostic }> {
   const named = config.embed.embedder;
   if (named !== undefined) assertEmbedderName(named);
   if (named === 'none') return {};
@@ -45,8 +46,8 @@ export async function chooseSearchEmbedder(config: CitedocsConfig, store: Store,
     }
   }
   if (info === undefined) return {};
-  if (info.embedded === 0) return info.pending > 0 ? { warning: `The index is set up for ${info.modelId} vectors but has none yet, so the search used BM25 only; run \`citedocs embed\`.` } : {};
-  const warning = info.pending > 0 ? `${info.pending} of ${info.pending + info.embedded} passages have no vector yet; run \`citedocs embed\` to finish embedding.` : undefined;
+  if (info.embedded === 0) return info.pending > 0 ? { warning: diagnostic('embed.no-vectors-yet', `The index is set up for ${info.modelId} vectors but has none yet, so the search used BM25 only; run \`citedocs embed\`.`) } : {};
+  const warning = info.pending > 0 ? diagnostic('embed.vectors-pending', `${info.pending} of ${info.pending + info.embedded} passages have no vector yet; run \`citedocs embed\` to finish embedding.`) : undefined;
   return { name: info.modelId, ...(warning === undefined ? {} : { warning }) };
 }
 
@@ -86,7 +87,7 @@ export async function retrieve(question: string, topK: number, wiring: Retrieval
     candidates: result.candidates,
     ...(embedder === undefined ? {} : { embedder: embedder.modelId }),
     lists: result.lists,
-    warnings: [...(choice.warning === undefined ? [] : [choice.warning]), ...result.warnings],
+    diagnostics: [...(choice.warning === undefined ? [] : [choice.warning]), ...result.diagnostics],
   };
 }
 

@@ -4,9 +4,9 @@ import { adjustedScore } from '../select/score-adjust.js';
 import type { SelectOptions } from '../select/selector.js';
 import { passageSimilarity } from '../select/similarity.js';
 import type { Store } from '../store/store.js';
-import { isStopWord } from '../core/query-terms.js';
+import { isStopWord } from '../lexical/stop-words.js';
 import type { Tokenizer } from '../core/types.js';
-import { codeTerms, queryTerms } from '../store/lexical/analyze.js';
+import { codeTerms, queryTerms } from '../lexical/analyze.js';
 import { trimPassage } from '../select/trim.js';
 
 /**

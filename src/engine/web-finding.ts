@@ -1,4 +1,6 @@
 import { homedir } from 'node:os';
+import { type Diagnostic, diagnostic, logDiagnostics, withWarnings } from '../core/diagnostics.js';
+import { logger } from '../core/log.js';
 import { join } from 'node:path';
 import type { CitedocsConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
@@ -13,7 +15,7 @@ import { scorePages } from '../rank/page-relevance.js';
 import { selectPages } from '../select/page-selector.js';
 import { pageFactor } from '../select/score-adjust.js';
 import { jaccard, wordSet } from '../select/similarity.js';
-import type { FetchLike } from '../sources/crawl/fetch-page.js';
+import type { FetchLike } from '../core/http/send.js';
 import { createDuckDuckGoBackend } from '../sources/web/duckduckgo.js';
 import { fetchResultPages } from '../sources/web/fetch-results.js';
 import { createGuardedFetch, type LookupFunction } from '../sources/web/host-guard.js';
@@ -53,14 +55,14 @@ interface ExaminedPage {
  * page, score it by its best fragment, then keep the best pages (or their best sections) that
  * fit the token budget, without near-duplicates, official documentation preferred.
  */
-export async function findWebDocs(query: string, options: WebOptions, dependencies: WebDependencies): Promise<WebResponse> {
+export async function findWebDocs(query: string, options: WebOptions, dependencies: WebDependencies): Promise<Omit<WebResponse, 'usage'>> {
   const text = query.trim();
   if (text === '') throw new UsageError('The query is empty. Say what to look for, like: citedocs web "Array.prototype.flatMap"');
   const { config } = dependencies;
   const web = config.web;
   const maxTokens = options.maxTokens ?? web.maxTotalTokens;
   const maxPages = options.maxPages ?? web.maxPages;
-  const warnings: string[] = [];
+  const warnings: Diagnostic[] = [];
   const dropped: WebDropped[] = [];
   const requests = { search: 0, pages: 0 };
   const cache = (options.cache ?? web.cache.enabled) ? openWebCache(web.cache.path ?? defaultCachePath(dependencies.env), web.cache) : undefined;
@@ -92,7 +94,7 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
     options.signal?.throwIfAborted();
     const tokenizer = await dependencies.tokenizer();
     const examined = await examine(searched, fetched, config, tokenizer, dropped, dependencies.now);
-    for (const drop of dropped) if (drop.reason === 'fetch' || drop.reason === 'refused') warnings.push(`Skipped ${drop.url}: ${drop.message ?? drop.reason}`);
+    for (const drop of dropped) if (drop.reason === 'fetch' || drop.reason === 'refused') warnings.push(diagnostic('web.fetch-skipped', `Skipped ${drop.url}: ${drop.message ?? drop.reason}`));
     const llm = config.rerank.method === 'auto' || config.rerank.method === 'llm-pointwise' ? dependencies.llm() : undefined;
     const scored = await scorePages(text, examined.map(({ page, chunks }) => ({ url: page.url, chunks })), {
       ranking: { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical },
@@ -101,10 +103,10 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
       fragmentsPerPage: web.fragmentsPerPage,
       ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
       ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
-      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, cache: cache?.judgements ?? createMemoryJudgementCache() }) }),
+      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    warnings.push(...scored.warnings);
+    warnings.push(...scored.diagnostics);
 
     const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
     const words = new Map(examined.map((entry) => [entry.page.url, wordSet(entry.page.markdown)]));
@@ -156,16 +158,18 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
       };
     });
     const totalTokens = tokenizer.count(results.map((result, index) => webBlock(index + 1, result, result.text)).join('\n'));
-    if (searched.length > 0 && results.length === 0) warnings.push(noneSelectedWarning(dropped, maxTokens));
+    if (searched.length > 0 && results.length === 0) warnings.push(diagnostic('web.none-selected', noneSelectedWarning(dropped, maxTokens)));
     const saved = options.save === true && dependencies.save !== undefined && results.length > 0 ? await dependencies.save(results.map((result) => byUrl.get(result.url) as ExaminedPage)) : undefined;
-    return { results, searched, warnings, dropped, totalTokens, maxTokens, scoring: scored.method, requests, ...(saved === undefined ? {} : { saved }) };
+    logDiagnostics(warnings);
+    logger('web').info({ query: text, searched: searched.length, results: results.length, tokens: totalTokens, requests }, 'web documentation found');
+    return { results, searched, ...withWarnings(warnings), dropped, totalTokens, maxTokens, scoring: scored.method, requests, ...(saved === undefined ? {} : { saved }) };
   } finally {
     await guarded.close();
     cache?.close();
   }
 }
 
-async function search(query: string, maxPages: number, options: WebOptions, dependencies: WebDependencies, cache: WebCache | undefined, requests: { search: number }, warnings: string[]): Promise<SearchHit[]> {
+async function search(query: string, maxPages: number, options: WebOptions, dependencies: WebDependencies, cache: WebCache | undefined, requests: { search: number }, warnings: Diagnostic[]): Promise<SearchHit[]> {
   const web = dependencies.config.web;
   const backend = dependencies.searchBackend ?? createDuckDuckGoBackend({
     searchUrl: options.searchUrl ?? web.searchUrl,
@@ -183,8 +187,9 @@ async function search(query: string, maxPages: number, options: WebOptions, depe
   if (stored !== undefined) return stored;
   const outcome = await backend.search(query, { maxResults: maxPages, region, safeSearch, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   requests.search += outcome.requests;
-  warnings.push(...outcome.warnings);
-  if (outcome.hits.length === 0) warnings.push(`The web search found nothing for "${query}".`);
+  // The backend's notes are free text (a pluggable contract): each says the search stopped short.
+  warnings.push(...outcome.warnings.map((warning) => diagnostic('web.search-incomplete', warning)));
+  if (outcome.hits.length === 0) warnings.push(diagnostic('web.no-results', `The web search found nothing for "${query}".`));
   // A partial or empty answer may be the engine's bad moment: not remembered.
   else if (outcome.warnings.length === 0) cache?.putSearch(key, outcome.hits);
   return outcome.hits;

@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { Usage } from './usage.js';
 import type { ScoringMethod } from '../rank/page-relevance.js';
 import type { PageDropReason } from '../select/page-selector.js';
 import type { SafeSearch, SearchHit } from '../sources/web/search-backend.js';
@@ -59,6 +61,10 @@ export interface WebResponse {
   /** Every search result, in rank order. */
   searched: SearchHit[];
   warnings: string[];
+  /** The warnings as data: a stable code, the stage it comes from, the message (the same as in `warnings`). */
+  diagnostics: Diagnostic[];
+  /** The LLM and embedding calls the lookup made (page scoring): tokens and time. */
+  usage: Usage;
   /** Every examined result that was not selected, with why. */
   dropped: WebDropped[];
   /** Tokens of the Markdown output (each result's header and text): never over `maxTokens`. */

@@ -1,3 +1,4 @@
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
@@ -28,7 +29,7 @@ export interface ExtractedHtml {
   /** A page whose body is only scripts and an empty root element: its content is built by JavaScript. */
   emptyShell: boolean;
   /** What was cut to keep the page safe to process (deep nesting, giant words). */
-  warnings: string[];
+  warnings: Diagnostic[];
 }
 
 let convert: ((html: string) => string) | undefined;
@@ -37,9 +38,9 @@ let convert: ((html: string) => string) | undefined;
 export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const { $, tagsDropped } = parseHtml(html, MAX_NESTING);
   const limits = applyLimits($.root().get(0) as unknown as Document);
-  const warnings: string[] = [];
-  if (tagsDropped > 0 || limits.flattened > 0) warnings.push(`${pageUrl}: markup nested deeper than ${MAX_NESTING} levels was kept as plain text.`);
-  if (limits.wordsCut > 0) warnings.push(`${pageUrl}: ${limits.wordsCut === 1 ? 'a word' : `${limits.wordsCut} words`} longer than ${MAX_WORD_CHARS} characters ${limits.wordsCut === 1 ? 'was' : 'were'} cut.`);
+  const warnings: Diagnostic[] = [];
+  if (tagsDropped > 0 || limits.flattened > 0) warnings.push(diagnostic('extract.nesting-flattened', `${pageUrl}: markup nested deeper than ${MAX_NESTING} levels was kept as plain text.`));
+  if (limits.wordsCut > 0) warnings.push(diagnostic('extract.word-cut', `${pageUrl}: ${limits.wordsCut === 1 ? 'a word' : `${limits.wordsCut} words`} longer than ${MAX_WORD_CHARS} characters ${limits.wordsCut === 1 ? 'was' : 'were'} cut.`));
 
   const baseUrl = resolveBase($('base[href]').attr('href'), pageUrl);
   const anchors = collectPageAnchors($);

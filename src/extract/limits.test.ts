@@ -11,7 +11,8 @@ describe('extraction limits on hostile pages', () => {
     expect(page.markdown).toContain('Before the nest.');
     expect(page.markdown).toContain('innermost words');
     expect(page.markdown).toContain('After the nest.');
-    expect(page.warnings.join(' ')).toMatch(/nested deeper than \d+ levels/);
+    expect(page.warnings.map((warning) => warning.message).join(' ')).toMatch(/nested deeper than \d+ levels/);
+    expect(page.warnings.map((warning) => warning.code)).toContain('extract.nesting-flattened');
   });
 
   it('cuts a 5 MB single word to a bounded length with a warning, and keeps the rest of the page', () => {
@@ -19,7 +20,8 @@ describe('extraction limits on hostile pages', () => {
     const page = extractHtml(html, 'https://d.example/blob.html');
     expect(page.markdown).toContain('Real text after it.');
     expect(Math.max(...page.markdown.split(/\s+/).map((word) => word.length))).toBeLessThanOrEqual(MAX_WORD_CHARS + 1);
-    expect(page.warnings.join(' ')).toMatch(/longer than 2000 characters was cut/);
+    expect(page.warnings.map((warning) => warning.message).join(' ')).toMatch(/longer than 2000 characters was cut/);
+    expect(page.warnings.map((warning) => warning.code)).toEqual(['extract.word-cut']);
   });
 
   it('says nothing on an ordinary page', () => {

@@ -33,7 +33,13 @@ const requireEither = (primary: 'query' | 'question') => (value: { query?: strin
 };
 
 /** The fields of each request, for tool listings (MCP); the schemas below also check how they combine. */
-export const searchFields = { ...either, limit: positive('limit', 100).optional().describe('passages at most'), ...budget, ...scope };
+export const searchFields = {
+  ...either,
+  limit: positive('limit', 100).optional().describe('passages at most'),
+  ...budget,
+  ...scope,
+  groupByPage: z.boolean().optional().describe('also group the results by page: each page once, with its best sections (`pages`)'),
+};
 export const askFields = { ...either, ...budget, ...scope };
 
 export const searchRequest = z

@@ -128,12 +128,10 @@ describe('createOpenAiCompatibleLlm on the fake OpenAI-compatible server', () =>
 
   it('times out a slow reply, retries it, then fails with an LlmError naming the timeout', async () => {
     const server = await fakeServer({ chat: () => ({ delayMs: 2000 }) });
-    const started = Date.now();
     const error = await failure(llmFor(server, { timeoutMs: 100, retries: 1 }).complete(ask('hi')));
     expect(error.message).toMatch(/timed out after 100 ms \(2 attempts\)\. The model may be loading or slow: raise timeoutMs/);
     expect(error.status).toBeUndefined();
     expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('times out a stream that stalls after its first delta (injected fetch)', async () => {
@@ -169,11 +167,9 @@ describe('createOpenAiCompatibleLlm on the fake OpenAI-compatible server', () =>
     const server = await fakeServer({ chat: () => ({ delayMs: 5000 }) });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user pressed Ctrl-C')), 50);
-    const started = Date.now();
     const error = await failure(llmFor(server).complete(ask('hi', { abortSignal: controller.signal })));
     expect(error.message).toMatch(/was aborted\.$/);
     expect(error.cause).toEqual(new Error('user pressed Ctrl-C'));
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(server.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -182,10 +178,8 @@ describe('createOpenAiCompatibleLlm on the fake OpenAI-compatible server', () =>
     const server = await fakeServer({ chat: () => ({ status: 500 }) });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
     const llm = createOpenAiCompatibleLlm({ baseUrl: server.url, model: 'test-model', timeoutMs: 5000, retries: 3, retryBaseDelayMs: 10_000 });
     expect((await failure(llm.complete(ask('hi', { abortSignal: controller.signal })))).message).toMatch(/was aborted/);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { describeCause } from '../core/errors.js';
 import { type Llm, LlmError, type LlmRequest, type LlmResponse } from './llm.js';
-import { abortableSleep, type AttemptTimer, backoffMs, parseRetryAfter, raceAbort, startAttemptTimer } from '../core/retry.js';
+import { type AttemptTimer, parseRetryAfter, raceAbort } from '../core/http/retry.js';
+import { type AttemptResult, retryLoop } from '../core/http/retry-loop.js';
+import { type AttemptFailure, startAttempt } from '../core/http/send.js';
 import { readServerSentEvents } from './sse.js';
 
 export interface OpenAiCompatibleLlmOptions {
@@ -33,9 +35,15 @@ const chunkSchema = z.object({
   error: z.unknown().optional(),
 });
 
+interface Retryable {
+  reason: string;
+  hint: string;
+  status?: number;
+  cause?: unknown;
+}
+
 type Outcome<T> =
-  | { kind: 'done'; value: T }
-  | { kind: 'retry'; reason: string; hint: string; status?: number; cause?: unknown; retryAfterMs?: number }
+  | AttemptResult<T, Retryable>
   /** The server rejected response_format: ask again without it. */
   | { kind: 'without-json' };
 
@@ -50,7 +58,6 @@ export function createOpenAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): 
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const where = `${url} (model "${options.model}")`;
   const fetchImpl = options.fetch ?? fetch;
-  const sleep = options.sleep ?? abortableSleep;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   // Once a server has refused response_format, later calls do not offer it again.
   let jsonModeAccepted = true;
@@ -60,70 +67,81 @@ export function createOpenAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): 
   const aborted = (signal: AbortSignal): LlmError => failure('was aborted', '', { cause: signal.reason });
   const malformedHint = 'Check that baseUrl points at an OpenAI-compatible API (it usually ends in /v1).';
 
-  function interrupted(error: unknown, timer: AttemptTimer, signal: AbortSignal | undefined): Retry {
-    if (signal?.aborted) throw aborted(signal);
-    if (timer.timedOut) return { kind: 'retry', reason: `timed out after ${options.timeoutMs} ms`, hint: 'The model may be loading or slow: raise timeoutMs or use a smaller model.', cause: error };
-    return { kind: 'retry', reason: `failed: ${describeCause(error)}`, hint: `Check that the server is running at ${options.baseUrl}.`, cause: error };
+  function interrupted(failure: AttemptFailure, signal: AbortSignal | undefined): Retry {
+    const { error } = failure;
+    if (failure.aborted && signal !== undefined) throw aborted(signal);
+    if (failure.timedOut) return { kind: 'retry', failure: { reason: `timed out after ${options.timeoutMs} ms`, hint: 'The model may be loading or slow: raise timeoutMs or use a smaller model.', cause: error } };
+    return { kind: 'retry', failure: { reason: `failed: ${failure.reason}`, hint: `Check that the server is running at ${options.baseUrl}.`, cause: error } };
   }
 
   async function attemptOnce<T>(request: LlmRequest, stream: boolean, json: boolean, read: (response: Response, timer: AttemptTimer) => Promise<T>): Promise<Outcome<T>> {
     const signal = request.abortSignal;
-    const timer = startAttemptTimer(options.timeoutMs, signal);
+    const attempt = startAttempt({ fetch: fetchImpl, timeoutMs: options.timeoutMs, signal });
     let keepTimer = false;
     try {
-      let response: Response;
-      try {
-        const init = { method: 'POST', headers: headers(options.apiKey, stream), body: requestBody(options.model, request, stream, json), signal: timer.signal };
-        response = await raceAbort(fetchImpl(url, init), timer.signal);
-      } catch (error) {
-        return interrupted(error, timer, signal);
-      }
+      const sent = await attempt.send(url, { method: 'POST', headers: headers(options.apiKey, stream), body: requestBody(options.model, request, stream, json) });
+      if (sent.kind === 'failed') return interrupted(sent, signal);
+      const { response } = sent;
       const { status } = response;
       if (status === 429 || status >= 500) {
-        const detail = serverMessage(await raceAbort(response.text(), timer.signal).catch(() => ''));
+        const detail = serverMessage(await attempt.bounded(response.text()).catch(() => ''));
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         const hint = status === 429 ? 'The server is rate-limiting: wait and try again, or raise the retries.' : 'The server failed: check its logs, try again later or raise the retries.';
-        return { kind: 'retry', reason: `returned HTTP ${status}${detail}`, hint, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+        return { kind: 'retry', failure: { reason: `returned HTTP ${status}${detail}`, hint, status }, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
       }
       if (!response.ok) {
-        const text = await raceAbort(response.text(), timer.signal).catch(() => '');
+        const text = await attempt.bounded(response.text()).catch(() => '');
         if (json && (status === 400 || status === 422) && /response_format|json_object/i.test(text)) return { kind: 'without-json' };
         throw failure(`returned HTTP ${status}${serverMessage(text)}`, hintFor(status, options), { status });
       }
       try {
-        const value = await raceAbort(read(response, timer), timer.signal);
+        const value = await attempt.bounded(read(response, attempt.timer));
         keepTimer = stream;
         return { kind: 'done', value };
       } catch (error) {
         if (error instanceof LlmError) throw error;
-        return interrupted(error, timer, signal);
+        return interrupted(attempt.failure(error), signal);
       }
     } finally {
-      if (!keepTimer) timer.clear();
+      if (!keepTimer) attempt.clear();
     }
   }
 
   async function call<T>(request: LlmRequest, stream: boolean, read: (response: Response, timer: AttemptTimer) => Promise<T>): Promise<T> {
     const signal = request.abortSignal;
-    let json = request.json === true && jsonModeAccepted;
-    for (let attempt = 0; ; ) {
-      if (signal?.aborted) throw aborted(signal);
-      const outcome = await attemptOnce(request, stream, json, read);
-      if (outcome.kind === 'done') return outcome.value;
-      if (outcome.kind === 'without-json') {
-        jsonModeAccepted = false;
-        json = false;
-        continue;
+    if (signal?.aborted) throw aborted(signal);
+    const outcome = await retryLoop(
+      async (): Promise<AttemptResult<T, Retryable>> => {
+        // Loops once at most: only an attempt that offered response_format can answer `without-json`.
+        for (;;) {
+          const outcome = await attemptOnce(request, stream, request.json === true && jsonModeAccepted, read);
+          if (outcome.kind !== 'without-json') return outcome;
+          jsonModeAccepted = false;
+        }
+      },
+      {
+        retries: options.retries,
+        baseDelayMs: options.retryBaseDelayMs,
+        maxWaitMs: maxRetryAfterMs,
+        longWait: 'give-up',
+        ...(signal === undefined ? {} : { signal }),
+        ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+      },
+    );
+    switch (outcome.kind) {
+      case 'done':
+        return outcome.value;
+      case 'aborted':
+        throw aborted(signal ?? AbortSignal.abort());
+      case 'exhausted':
+      case 'wait-too-long': {
+        const { reason, hint, status, cause } = outcome.failure;
+        const extra = { ...(status === undefined ? {} : { status }), cause };
+        if (outcome.kind === 'wait-too-long') {
+          throw failure(`${reason}; the server asks to retry after ${Math.round(outcome.waitMs / 1000)} s, longer than the ${Math.round(maxRetryAfterMs / 1000)} s citedocs waits`, 'Try again later.', extra);
+        }
+        throw failure(`${reason}${outcome.attempts === 1 ? '' : ` (${outcome.attempts} attempts)`}`, hint, extra);
       }
-      const extra = { ...(outcome.status === undefined ? {} : { status: outcome.status }), cause: outcome.cause };
-      const attempts = attempt === 0 ? '' : ` (${attempt + 1} attempts)`;
-      if (attempt >= options.retries) throw failure(`${outcome.reason}${attempts}`, outcome.hint, extra);
-      const wait = outcome.retryAfterMs ?? backoffMs(options.retryBaseDelayMs, attempt);
-      if (wait > maxRetryAfterMs) {
-        throw failure(`${outcome.reason}; the server asks to retry after ${Math.round(wait / 1000)} s, longer than the ${Math.round(maxRetryAfterMs / 1000)} s citedocs waits`, 'Try again later.', extra);
-      }
-      attempt += 1;
-      await sleep(wait, signal);
     }
   }
 

@@ -1,4 +1,4 @@
-import { raceAbort } from '../core/retry.js';
+import { raceAbort } from '../core/http/retry.js';
 
 /**
  * The `data` of each server-sent event in a response body, in order (multi-line data joined

@@ -1,8 +1,7 @@
-import { isStopWord } from '../core/query-terms.js';
 import type { Chunk, LexicalRanking } from '../core/types.js';
-import { queryTerms } from '../store/lexical/analyze.js';
-import { scoreBm25f } from '../store/lexical/bm25f.js';
-import { buildSegment } from '../store/lexical/segment.js';
+import { queryTerms } from '../lexical/analyze.js';
+import { isStopWord } from '../lexical/stop-words.js';
+import { buildSegment, scoreBm25f } from '../store/passage-scoring.js';
 
 /**
  * Documents a term is assumed absent from beyond the passages scored: the passages of a web

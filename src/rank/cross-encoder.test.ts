@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../core/config.js';
 import { candidate } from '../testing/candidates.js';
 import { createCrossEncoderReranker, relevance } from './cross-encoder.js';
 import { RerankError } from './reranker.js';
+
+const RERANK = DEFAULT_CONFIG.rerank;
 
 // No ONNX model can be downloaded here: these tests run the real loading code and check that
 // a model it cannot load is reported with what to do, never silently downloaded.
@@ -14,7 +17,7 @@ describe('cross-encoder reranker (Transformers.js)', () => {
   const candidates = [candidate({ text: 'Create an index concurrently.' }), candidate({ text: 'Unrelated.' })];
 
   it('names the model and the cache, and says how to download it, when the model is not cached and downloads are off', async () => {
-    const reranker = createCrossEncoderReranker({ model: 'Xenova/ms-marco-MiniLM-L-6-v2', cacheDir, allowRemote: false });
+    const reranker = createCrossEncoderReranker({ ...RERANK.crossEncoder, model: 'Xenova/ms-marco-MiniLM-L-6-v2', cacheDir, allowRemote: false });
     expect(reranker.name).toBe('cross-encoder');
     const failure = reranker.rerank({ query: 'how do I create an index', candidates });
     await expect(failure).rejects.toBeInstanceOf(RerankError);
@@ -24,7 +27,7 @@ describe('cross-encoder reranker (Transformers.js)', () => {
   it('names the folder when a local model folder holds no model', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'ms-marco-MiniLM-'));
     try {
-      const reranker = createCrossEncoderReranker({ model: folder, allowRemote: false });
+      const reranker = createCrossEncoderReranker({ ...RERANK.crossEncoder, model: folder, allowRemote: false });
       await expect(reranker.rerank({ query: 'q', candidates })).rejects.toThrow(new RegExp(`the folder ${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -32,7 +35,7 @@ describe('cross-encoder reranker (Transformers.js)', () => {
   }, 60_000);
 
   it('does not load the model for no candidates, and rejects when aborted', async () => {
-    const reranker = createCrossEncoderReranker({ model: 'Xenova/ms-marco-MiniLM-L-6-v2', cacheDir, allowRemote: false });
+    const reranker = createCrossEncoderReranker({ ...RERANK.crossEncoder, model: 'Xenova/ms-marco-MiniLM-L-6-v2', cacheDir, allowRemote: false });
     await expect(reranker.rerank({ query: 'q', candidates: [] })).resolves.toEqual({ candidates: [], warnings: [] });
     const controller = new AbortController();
     controller.abort(new Error('stop'));

@@ -1,6 +1,6 @@
 import { prepareTransformers, transformersInstallHint } from '../core/transformers-runtime.js';
 import type { Candidate } from '../core/types.js';
-import { byFusedScore, passageSnippet, RERANK_DEFAULTS, RerankError, type Reranker, rankedResult, round, sigmoid } from './reranker.js';
+import { byFusedScore, passageSnippet, RerankError, type Reranker, rankedResult, round, sigmoid } from './reranker.js';
 
 export const CROSS_ENCODER = 'cross-encoder';
 
@@ -13,10 +13,10 @@ export interface CrossEncoderRerankerOptions {
   allowRemote: boolean;
   /** Weights precision to load (`fp32`, `q8`, …); the model's default when unset. */
   dtype?: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4';
-  /** (query, passage) pairs scored in one model run. @default 16 */
-  batchSize?: number;
-  /** Tokens of one pair; longer pairs are truncated. @default 512 */
-  maxTokens?: number;
+  /** (query, passage) pairs scored in one model run (`rerank.crossEncoder.batchSize`). */
+  batchSize: number;
+  /** Tokens of one pair; longer pairs are truncated (`rerank.crossEncoder.maxTokens`). */
+  maxTokens: number;
 }
 
 interface Tensor {
@@ -37,8 +37,8 @@ interface CrossEncoder {
  * The model is read from a local folder or the cache; it is downloaded only when `allowRemote` is set.
  */
 export function createCrossEncoderReranker(options: CrossEncoderRerankerOptions): Reranker {
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? RERANK_DEFAULTS.crossEncoder.batchSize));
-  const maxTokens = Math.max(8, Math.floor(options.maxTokens ?? RERANK_DEFAULTS.crossEncoder.maxTokens));
+  const batchSize = Math.max(1, Math.floor(options.batchSize));
+  const maxTokens = Math.max(8, Math.floor(options.maxTokens));
   let encoder: Promise<CrossEncoder> | undefined;
   const load = (): Promise<CrossEncoder> =>
     (encoder ??= loadCrossEncoder(options).catch((error: unknown) => {

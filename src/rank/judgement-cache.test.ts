@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../core/config.js';
 import { sha256 } from '../core/hash.js';
 import type { Llm, LlmRequest } from '../llm/llm.js';
 import { completeJudgement, createMemoryJudgementCache, judgementKey } from './judgement-cache.js';
+
+const RERANK = DEFAULT_CONFIG.rerank;
 
 /** A typed spy double: answers from a script and counts calls. */
 function scriptedLlm(replies: string[]): Llm & { calls: LlmRequest[] } {
@@ -41,7 +44,7 @@ describe('judgement cache', () => {
   });
 
   it('asks the model once for the same prompt, and again for another model or prompt', async () => {
-    const cache = createMemoryJudgementCache();
+    const cache = createMemoryJudgementCache({ maxEntries: RERANK.cacheEntries });
     const llm = scriptedLlm(['0.7', '0.2']);
     expect(await completeJudgement(llm, cache, request, parseNumber)).toEqual({ value: 0.7, text: '0.7', cached: false });
     expect(await completeJudgement(llm, cache, request, parseNumber)).toEqual({ value: 0.7, text: '0.7', cached: true });
@@ -51,7 +54,7 @@ describe('judgement cache', () => {
   });
 
   it('does not remember a reply it could not parse', async () => {
-    const cache = createMemoryJudgementCache();
+    const cache = createMemoryJudgementCache({ maxEntries: RERANK.cacheEntries });
     const llm = scriptedLlm(['no idea', '0.4']);
     expect((await completeJudgement(llm, cache, request, parseNumber)).value).toBeUndefined();
     expect(cache.size).toBe(0);

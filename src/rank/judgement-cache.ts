@@ -1,15 +1,8 @@
 import { sha256 } from '../core/hash.js';
+import type { JudgementCache } from '../core/judgement-cache.js';
 import type { Llm, LlmRequest } from '../llm/llm.js';
-import { RERANK_DEFAULTS } from './reranker.js';
 
-/**
- * The model's reply text per judgement key. Synchronous, so a table in the SQLite store
- * (better-sqlite3 is synchronous) can implement it as it is.
- */
-export interface JudgementCache {
-  get(key: string): string | undefined;
-  set(key: string, reply: string): void;
-}
+export type { JudgementCache } from '../core/judgement-cache.js';
 
 /** sha256 of the model id and the prompt: the same prompt to the same model is the same judgement. */
 export function judgementKey(modelId: string, prompt: string): string {
@@ -20,9 +13,9 @@ export interface MemoryJudgementCache extends JudgementCache {
   readonly size: number;
 }
 
-/** An in-memory LRU of at most `maxEntries` judgements (@default 1000). */
-export function createMemoryJudgementCache(options: { maxEntries?: number } = {}): MemoryJudgementCache {
-  const maxEntries = Math.max(1, options.maxEntries ?? RERANK_DEFAULTS.cache.maxEntries);
+/** An in-memory LRU of at most `maxEntries` judgements (`rerank.cacheEntries`). */
+export function createMemoryJudgementCache(options: { maxEntries: number }): MemoryJudgementCache {
+  const maxEntries = Math.max(1, options.maxEntries);
   // A Map iterates in insertion order: re-inserting on use keeps the least recent first.
   const entries = new Map<string, string>();
   return {

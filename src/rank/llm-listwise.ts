@@ -2,16 +2,16 @@ import type { Candidate } from '../core/types.js';
 import type { Llm } from '../llm/llm.js';
 import { parseJsonReply } from '../llm/parse-json.js';
 import { completeJudgement, type JudgementCache } from './judgement-cache.js';
-import { byFusedScore, defuse, passageSnippet, RERANK_DEFAULTS, RerankError, type Reranker, rankedResult, round, truncate } from './reranker.js';
+import { byFusedScore, defuse, passageSnippet, RerankError, type Reranker, rankedResult, round, truncate } from './reranker.js';
 
 export const LLM_LISTWISE = 'llm-listwise';
 
 export interface LlmListwiseRerankerOptions {
   llm: Llm;
-  /** Candidates shown to the model, the best by fused score; the rest follow unjudged. @default 20 */
-  maxCandidates?: number;
-  /** Characters of each candidate's text shown to the model. @default 300 */
-  snippetChars?: number;
+  /** Candidates shown to the model, the best by fused score; the rest follow unjudged (`rerank.candidates`). */
+  maxCandidates: number;
+  /** Characters of each candidate's text shown to the model (`rerank.listwise.snippetChars`). */
+  snippetChars: number;
   /** Replies already given to the same prompt by the same model are not asked again. */
   cache?: JudgementCache;
 }
@@ -113,8 +113,8 @@ function indicesFromProse(text: string): number[] | undefined {
  * order: not selected (score 0) or not shown (not judged).
  */
 export function createLlmListwiseReranker(options: LlmListwiseRerankerOptions): Reranker {
-  const maxCandidates = Math.max(1, Math.floor(options.maxCandidates ?? RERANK_DEFAULTS.listwise.maxCandidates));
-  const snippetChars = Math.max(1, Math.floor(options.snippetChars ?? RERANK_DEFAULTS.listwise.snippetChars));
+  const maxCandidates = Math.max(1, Math.floor(options.maxCandidates));
+  const snippetChars = Math.max(1, Math.floor(options.snippetChars));
   const { llm, cache } = options;
 
   return {

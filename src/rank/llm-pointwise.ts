@@ -3,18 +3,18 @@ import type { Candidate } from '../core/types.js';
 import type { Llm, LlmRequest } from '../llm/llm.js';
 import { completeJudgement, type JudgementCache } from './judgement-cache.js';
 import { parseScoreList } from './parse-scores.js';
-import { byFusedScore, defuse, passageSnippet, RERANK_DEFAULTS, RerankError, type Reranker, rankedResult, round, truncate } from './reranker.js';
+import { byFusedScore, defuse, passageSnippet, RerankError, type Reranker, rankedResult, round, truncate } from './reranker.js';
 
 export const LLM_POINTWISE = 'llm-pointwise';
 
 export interface LlmPointwiseRerankerOptions {
   llm: Llm;
-  /** Passages judged in one request. @default 8 */
-  batchSize?: number;
-  /** Requests in flight at once. @default 2 */
-  concurrency?: number;
-  /** Characters of each passage shown to the model. @default 800 */
-  snippetChars?: number;
+  /** Passages judged in one request (`rerank.pointwise.batchSize`). */
+  batchSize: number;
+  /** Requests in flight at once (`rerank.pointwise.concurrency`). */
+  concurrency: number;
+  /** Characters of each passage shown to the model (`rerank.pointwise.snippetChars`). */
+  snippetChars: number;
   /** Replies already given to the same prompt by the same model are not asked again. */
   cache?: JudgementCache;
 }
@@ -49,10 +49,9 @@ interface Judgement {
  * none at all the reranker fails, so the policy falls back to the fused-score order.
  */
 export function createLlmPointwiseReranker(options: LlmPointwiseRerankerOptions): Reranker {
-  const defaults = RERANK_DEFAULTS.pointwise;
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? defaults.batchSize));
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? defaults.concurrency));
-  const snippetChars = Math.max(1, Math.floor(options.snippetChars ?? defaults.snippetChars));
+  const batchSize = Math.max(1, Math.floor(options.batchSize));
+  const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const snippetChars = Math.max(1, Math.floor(options.snippetChars));
   const { llm, cache } = options;
 
   async function judgeBatch(query: string, batch: readonly Candidate[], abortSignal: AbortSignal): Promise<{ judgements: Judgement[]; reply: string }> {

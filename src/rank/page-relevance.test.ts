@@ -8,6 +8,8 @@ import { createMemoryJudgementCache } from './judgement-cache.js';
 import { createLlmPointwiseReranker } from './llm-pointwise.js';
 import { type PageScoringOptions, scorePages } from './page-relevance.js';
 
+const RERANK = DEFAULT_CONFIG.rerank;
+
 const servers: FakeOpenAiServer[] = [];
 afterEach(async () => Promise.all(servers.splice(0).map((server) => server.close())));
 
@@ -61,8 +63,8 @@ describe('scorePages', () => {
   it("uses the LLM's pointwise scores (fake OpenAI-compatible server), page = best fragment, and remembers them", async () => {
     const server = await startFakeOpenAiServer({ chat: pointwiseJudge((body) => (body.includes('Graph') ? 0.9 : body.includes('flatMap') ? 0.4 : 0.1)) });
     servers.push(server);
-    const cache = createMemoryJudgementCache();
-    const reranker = createLlmPointwiseReranker({ llm: llmOn(server), cache });
+    const cache = createMemoryJudgementCache({ maxEntries: RERANK.cacheEntries });
+    const reranker = createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server), cache });
     const judged = await scorePages('graph storage', pages, { ...base, reranker });
     expect(judged.method).toBe('llm-pointwise');
     expect(judged.pages.map((page) => page.score)).toEqual([0.4, 0.9]);
@@ -74,23 +76,24 @@ describe('scorePages', () => {
   it('keeps the lexical score of a page the LLM gave no score (an unparsable reply for its batch), with a warning', async () => {
     const server = await startFakeOpenAiServer({ chat: (body) => (JSON.stringify(body).includes('Graph') ? 'no idea' : JSON.stringify({ scores: [0.8] })) });
     servers.push(server);
-    const reranker = createLlmPointwiseReranker({ llm: llmOn(server), batchSize: 1 });
+    const reranker = createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server), batchSize: 1 });
     const lexical = await scorePages('graph nodes', pages, base);
     const judged = await scorePages('graph nodes', pages, { ...base, reranker, fragmentsPerPage: 1 });
     expect(judged.method).toBe('llm-pointwise');
     expect(judged.pages[0]?.score).toBe(0.8);
     expect(judged.pages[1]?.score).toBe(lexical.pages[1]?.score);
     expect(judged.pages[1]?.score).toBeGreaterThan(0);
-    expect(judged.warnings.join(' ')).toMatch(/gave 1 page no score; it was scored lexically: https:\/\/b\.test\/graphs/);
+    expect(judged.diagnostics.map((entry) => entry.code)).toEqual(['rank.partial', 'rank.pages-unjudged']);
+    expect(judged.diagnostics.map((entry) => entry.message).join(' ')).toMatch(/gave 1 page no score; it was scored lexically: https:\/\/b\.test\/graphs/);
   });
 
   it('falls back to lexical scores with a warning when the LLM fails (fake server answering 500)', async () => {
     const server = await startFakeOpenAiServer({ chat: () => ({ status: 500, body: 'down' }) });
     servers.push(server);
-    const reranker = createLlmPointwiseReranker({ llm: llmOn(server, { retries: 0 }) });
+    const reranker = createLlmPointwiseReranker({ ...RERANK.pointwise, llm: llmOn(server, { retries: 0 }) });
     const result = await scorePages('flatMap flattens', pages, { ...base, reranker });
     expect(result.method).toBe('lexical');
-    expect(result.warnings.join(' ')).toMatch(/llm-pointwise/);
+    expect(result.diagnostics.map((entry) => entry.message).join(' ')).toMatch(/llm-pointwise/);
     expect(result.pages[0]?.score).toBeGreaterThan(0);
   });
 });

@@ -1,3 +1,4 @@
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import { sha256 } from '../core/hash.js';
 import type { Candidate, Chunk, LexicalRanking } from '../core/types.js';
 import { dot } from '../core/vectors.js';
@@ -43,8 +44,8 @@ export interface PageScoringOptions {
  * configured (falling back, with a warning, when it fails), else lexical coverage, joined by
  * dense similarity when an embedder is configured.
  */
-export async function scorePages(query: string, pages: readonly PageToScore[], options: PageScoringOptions): Promise<{ pages: ScoredPage[]; method: ScoringMethod; warnings: string[] }> {
-  const warnings: string[] = [];
+export async function scorePages(query: string, pages: readonly PageToScore[], options: PageScoringOptions): Promise<{ pages: ScoredPage[]; method: ScoringMethod; diagnostics: Diagnostic[] }> {
+  const warnings: Diagnostic[] = [];
   const chunks = pages.flatMap((page) => page.chunks);
   let scores = lexicalCoverage(query, chunks, options.ranking);
   let method: ScoringMethod = 'lexical';
@@ -63,7 +64,7 @@ export async function scorePages(query: string, pages: readonly PageToScore[], o
       }
     } catch (error) {
       if (options.signal?.aborted === true) throw error;
-      warnings.push(`The embedder ${options.embedder.modelId} failed (${error instanceof Error ? error.message : String(error)}); pages were scored lexically.`);
+      warnings.push(diagnostic('rank.embedder-failed', `The embedder ${options.embedder.modelId} failed (${error instanceof Error ? error.message : String(error)}); pages were scored lexically.`));
     }
   }
   if (options.reranker !== undefined && chunks.length > 0) {
@@ -79,11 +80,11 @@ export async function scorePages(query: string, pages: readonly PageToScore[], o
     offset += page.chunks.length;
     return { url: page.url, score: fragmentScores.length === 0 ? 0 : Math.max(...fragmentScores), fragmentScores };
   });
-  return { pages: scored, method, warnings };
+  return { pages: scored, method, diagnostics: warnings };
 }
 
 /** The LLM's fragment scores (unjudged fragments: 0), or undefined when it judged none. */
-async function judge(query: string, pages: readonly PageToScore[], lexical: readonly number[], reranker: Reranker, options: PageScoringOptions, warnings: string[]): Promise<number[] | undefined> {
+async function judge(query: string, pages: readonly PageToScore[], lexical: readonly number[], reranker: Reranker, options: PageScoringOptions, warnings: Diagnostic[]): Promise<number[] | undefined> {
   const candidates: Candidate[] = [];
   const positions = new Map<string, number>();
   let offset = 0;
@@ -100,7 +101,7 @@ async function judge(query: string, pages: readonly PageToScore[], lexical: read
   }
   try {
     const result = await reranker.rerank({ query, candidates, ...(options.signal === undefined ? {} : { abortSignal: options.signal }) });
-    warnings.push(...result.warnings);
+    warnings.push(...result.warnings.map((warning) => diagnostic('rank.partial', warning)));
     const scores = new Array<number>(lexical.length).fill(0);
     const judgedPages = new Set<string>();
     for (const candidate of result.candidates) {
@@ -120,13 +121,13 @@ async function judge(query: string, pages: readonly PageToScore[], lexical: read
         }
         start += page.chunks.length;
       }
-      if (unjudged.length > 0) warnings.push(`${reranker.name} gave ${unjudged.length} page${unjudged.length === 1 ? '' : 's'} no score; ${unjudged.length === 1 ? 'it was' : 'they were'} scored lexically: ${unjudged.join(', ')}.`);
+      if (unjudged.length > 0) warnings.push(diagnostic('rank.pages-unjudged', `${reranker.name} gave ${unjudged.length} page${unjudged.length === 1 ? '' : 's'} no score; ${unjudged.length === 1 ? 'it was' : 'they were'} scored lexically: ${unjudged.join(', ')}.`));
       return scores;
     }
-    warnings.push(`${reranker.name} scored no fragment; pages were scored lexically.`);
+    warnings.push(diagnostic('rank.pages-unjudged', `${reranker.name} scored no fragment; pages were scored lexically.`));
   } catch (error) {
     if (options.signal?.aborted === true) throw error;
-    warnings.push(`${reranker.name} failed (${error instanceof Error ? error.message : String(error)}); pages were scored lexically.`);
+    warnings.push(diagnostic('rank.pages-unjudged', `${reranker.name} failed (${error instanceof Error ? error.message : String(error)}); pages were scored lexically.`));
   }
   return undefined;
 }

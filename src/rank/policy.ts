@@ -1,9 +1,11 @@
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
 import type { Candidate } from '../core/types.js';
 import { fusedOrder } from './fused-order.js';
-import { byFusedScore, clamp01, RERANK_DEFAULTS, RerankError, type Reranker, type RerankRequest, type RerankResult, round } from './reranker.js';
+import { byFusedScore, clamp01, RerankError, type Reranker, type RerankRequest, type RerankResult, round } from './reranker.js';
 
 /**
- * When to trust a reranker, and how its judgement combines with retrieval.
+ * When to trust a reranker, and how its judgement combines with retrieval. Every field comes
+ * resolved from the configuration (`rerank.*` in core/config.ts, where the defaults live).
  *
  * Rank-aware blending (`protectTopK`, `maxDemotion`): a candidate whose retrieval rank r
  * (1-based position in fused-score order, ties by chunk id) is at most `protectTopK` ends at a
@@ -14,7 +16,7 @@ import { byFusedScore, clamp01, RERANK_DEFAULTS, RerankError, type Reranker, typ
  * only that hit moves. With `maxDemotion` 0 the top k keep at least their retrieval position.
  */
 export interface RerankPolicy {
-  /** Fewer candidates than this are kept in fused-score order without asking the reranker. @default 4 */
+  /** Fewer candidates than this are kept in fused-score order without asking the reranker. */
   minCandidatesForAssessment: number;
   /**
    * Hybrid final score, in [0, 1]: retrievalWeight × min-max normalised fused score +
@@ -22,26 +24,23 @@ export interface RerankPolicy {
    * the reranker's order. Unset: the reranker's order.
    */
   retrievalWeight?: number;
-  /** How many of the best retrieval hits rank-aware blending protects. Unset or 0: none. */
-  protectTopK?: number;
-  /** How many places a protected hit may drop below its retrieval rank. @default 0 */
-  maxDemotion?: number;
-  /** When every judged score is below relevanceThreshold, this many best by fused score are kept. @default 3 */
+  /** How many of the best retrieval hits rank-aware blending protects; 0: none. */
+  protectTopK: number;
+  /** How many places a protected hit may drop below its retrieval rank. */
+  maxDemotion: number;
+  /** When every judged score is below relevanceThreshold, this many best by fused score are kept. */
   topOnNoneRelevant: number;
-  /** A rerank score at or above this counts as relevant. @default 0.5 */
+  /** A rerank score at or above this counts as relevant. */
   relevanceThreshold: number;
 }
-
-export const DEFAULT_RERANK_POLICY: RerankPolicy = {
-  minCandidatesForAssessment: RERANK_DEFAULTS.policy.minCandidatesForAssessment,
-  topOnNoneRelevant: RERANK_DEFAULTS.policy.topOnNoneRelevant,
-  relevanceThreshold: RERANK_DEFAULTS.policy.relevanceThreshold,
-};
 
 /** Which path the policy took: only `reranked` used the reranker's order. */
 export type RerankOutcome = 'reranked' | 'too-few-candidates' | 'reranker-failed' | 'none-relevant';
 
-export interface PolicyResult extends RerankResult {
+export interface PolicyResult {
+  candidates: Candidate[];
+  /** Each fallback taken (reranker failed, none relevant) and the reranker's own notes, as diagnostics. */
+  diagnostics: Diagnostic[];
   outcome: RerankOutcome;
 }
 
@@ -54,15 +53,14 @@ export const FALLBACK_TECHNIQUE = 'rerank:fallback';
  * every judged score below the threshold → the `topOnNoneRelevant` best by fused score, with
  * a warning. Aborting rejects: it is the caller's decision, not a failure to fall back from.
  */
-export async function rerankWithPolicy(reranker: Reranker, request: RerankRequest, policy: Partial<RerankPolicy> = {}): Promise<PolicyResult> {
-  const settings: RerankPolicy = { ...DEFAULT_RERANK_POLICY, ...policy };
+export async function rerankWithPolicy(reranker: Reranker, request: RerankRequest, settings: RerankPolicy): Promise<PolicyResult> {
   const { candidates, abortSignal } = request;
   abortSignal?.throwIfAborted();
 
   if (candidates.length < settings.minCandidatesForAssessment) {
     const kept = fusedOrder(candidates).candidates;
     const note = `${candidates.length} candidate${candidates.length === 1 ? '' : 's'}, fewer than minCandidatesForAssessment ${settings.minCandidatesForAssessment}: fused-score order kept, ${reranker.name} not asked`;
-    return { candidates: traceFallback(kept, note), warnings: [], outcome: 'too-few-candidates' };
+    return { candidates: traceFallback(kept, note), diagnostics: [], outcome: 'too-few-candidates' };
   }
 
   let result: RerankResult;
@@ -75,7 +73,7 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
     const kept = fusedOrder(candidates).candidates;
     return {
       candidates: traceFallback(kept, `${reranker.name} failed, fused-score order kept: ${reason}`),
-      warnings: [`Reranking with ${reranker.name} failed, so the fused-score order was kept: ${reason}`],
+      diagnostics: [diagnostic('rank.reranker-failed', `Reranking with ${reranker.name} failed, so the fused-score order was kept: ${reason}`)],
       outcome: 'reranker-failed',
     };
   }
@@ -87,17 +85,22 @@ export async function rerankWithPolicy(reranker: Reranker, request: RerankReques
     const what = `${reranker.name} judged none of ${result.candidates.length} candidates relevant (best ${round(Math.max(...judged))} < relevanceThreshold ${settings.relevanceThreshold})`;
     return {
       candidates: traceFallback(kept, `${what}: kept the ${count} best by fused score`),
-      warnings: [...result.warnings, `${what}, so the ${kept.length} best by fused score were kept.`],
+      diagnostics: [...partial(result), diagnostic('rank.none-relevant', `${what}, so the ${kept.length} best by fused score were kept.`)],
       outcome: 'none-relevant',
     };
   }
 
   let ordered = result.candidates;
   if (settings.retrievalWeight !== undefined) ordered = hybridOrder(ordered, clamp01(settings.retrievalWeight));
-  if (settings.protectTopK !== undefined && settings.protectTopK > 0) {
-    ordered = protectRetrievalHits(ordered, Math.floor(settings.protectTopK), Math.max(0, Math.floor(settings.maxDemotion ?? RERANK_DEFAULTS.policy.maxDemotion)), reranker.name);
+  if (settings.protectTopK > 0) {
+    ordered = protectRetrievalHits(ordered, Math.floor(settings.protectTopK), Math.max(0, Math.floor(settings.maxDemotion)), reranker.name);
   }
-  return { candidates: ordered, warnings: result.warnings, outcome: 'reranked' };
+  return { candidates: ordered, diagnostics: partial(result), outcome: 'reranked' };
+}
+
+/** A reranker's own notes (which candidates it could not judge) as diagnostics. */
+function partial(result: RerankResult): Diagnostic[] {
+  return result.warnings.map((warning) => diagnostic('rank.partial', warning));
 }
 
 function traceFallback(candidates: Candidate[], detail: string): Candidate[] {

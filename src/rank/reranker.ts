@@ -104,37 +104,4 @@ export function sigmoid(value: number): number {
   return 1 / (1 + Math.exp(-value));
 }
 
-/** Every default of the rank stage, in one place (config.ts may override each). */
-export const RERANK_DEFAULTS = {
-  pointwise: {
-    /** Passages judged in one request. */
-    batchSize: 8,
-    /** Requests in flight at once. */
-    concurrency: 2,
-    /** Characters of each passage shown to the model. */
-    snippetChars: 800,
-  },
-  listwise: {
-    /** Candidates shown to the model (the best by fused score); the rest follow unjudged. */
-    maxCandidates: 20,
-    snippetChars: 300,
-  },
-  crossEncoder: {
-    /** (query, passage) pairs scored in one model run. */
-    batchSize: 16,
-    /** Tokens of one pair; longer pairs are truncated. */
-    maxTokens: 512,
-  },
-  cache: {
-    /** Judgements kept in memory; the least recently used goes first. */
-    maxEntries: 1000,
-  },
-  policy: {
-    minCandidatesForAssessment: 4,
-    topOnNoneRelevant: 3,
-    relevanceThreshold: 0.5,
-    maxDemotion: 0,
-  },
-} as const;
-
 export { round };

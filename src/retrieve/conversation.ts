@@ -1,4 +1,4 @@
-import { isStopWord } from '../core/query-terms.js';
+import { isStopWord } from '../lexical/stop-words.js';
 
 /** Words that point back at something said before ("how do I drop it?"). */
 const BACK_REFERENCES = new Set(['it', 'its', 'this', 'that', 'these', 'those', 'they', 'them', 'their', 'there', 'one', 'ones', 'same', 'also', 'instead', 'too']);

@@ -1,4 +1,6 @@
-import { queryTerms } from '../core/query-terms.js';
+import { type Diagnostic, diagnostic } from '../core/diagnostics.js';
+import { elapsedMs, logger } from '../core/log.js';
+import { keywords } from '../lexical/keywords.js';
 import type { Candidate, LexicalRanking, TextHit, TextIndex } from '../core/types.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { Llm } from '../llm/llm.js';
@@ -39,7 +41,7 @@ export interface HybridResult {
   /** What ran, for the explain output: `bm25:original`, `dense:hyde`, … */
   lists: string[];
   /** Techniques that failed or were skipped for a reason the caller should know. */
-  warnings: string[];
+  diagnostics: Diagnostic[];
 }
 
 /**
@@ -49,14 +51,14 @@ export interface HybridResult {
  * the top candidates, targeted follow-up queries run and are merged in.
  */
 export async function retrieveHybrid(question: string, sources: HybridSources, options: HybridOptions): Promise<HybridResult> {
-  const warnings: string[] = [];
+  const warnings: Diagnostic[] = [];
   const signal = options.abortSignal;
   const dense = sources.embedder !== undefined && sources.searchVectors !== undefined ? { embedder: sources.embedder, search: sources.searchVectors } : undefined;
 
   const bm25List = async (technique: string, weight: number, text: string, followUp = false): Promise<{ list: RankedList; hits: TextHit[] }> => {
     const hits = await sources.index.searchText({ text, limit: options.topK, ranking: options.ranking, explain: true });
     const ranked = hits.map((hit) => ({ chunk: hit.chunk, score: hit.bm25, ...(hit.fields === undefined ? {} : { why: fieldsExplained(hit) }) }));
-    return { hits, list: { retriever: 'bm25', technique, weight, query: queryTerms(text).join(' '), hits: ranked, ...(followUp ? { followUp } : {}) } };
+    return { hits, list: { retriever: 'bm25', technique, weight, query: keywords(text).join(' '), hits: ranked, ...(followUp ? { followUp } : {}) } };
   };
   const denseList = async (technique: string, weight: number, text: string, mode: 'query' | 'passage', followUp = false): Promise<RankedList> => {
     if (dense === undefined) throw new Error('no embedder');
@@ -67,7 +69,9 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   };
 
   // Round one: the question itself, on both retrievers.
+  const started = performance.now();
   const original = await bm25List('original', 1, question);
+  logger('retrieve').debug({ technique: 'bm25:original', hits: original.hits.length, ms: elapsedMs(started) }, 'technique ran');
   const lists: RankedList[] = [original.list];
   const pending: { name: string; run: () => Promise<RankedList[]> }[] = [];
   if (dense !== undefined) pending.push({ name: 'dense search', run: async () => [await denseList('original', 1, question, 'query')] });
@@ -80,7 +84,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
         name: 'pseudo-relevance feedback',
         run: async () => {
           const extra = await feedbackTerms(question, original.hits, (words) => sources.index.termStats(words), techniques.prf);
-          return extra.length === 0 ? [] : [(await bm25List('prf', techniques.prf.weight, `${queryTerms(question).join(' ')} ${extra.join(' ')}`)).list];
+          return extra.length === 0 ? [] : [(await bm25List('prf', techniques.prf.weight, `${keywords(question).join(' ')} ${extra.join(' ')}`)).list];
         },
       });
     }
@@ -111,7 +115,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
     if (sources.llm !== undefined) {
       const llm = sources.llm;
       const verdict = await judgeCoverage(llm, question, top.map((candidate) => candidate.chunk.text), options.followUp.maxQueries, signal).catch((error: unknown) => {
-        warnings.push(`Follow-up analysis failed (${describe(error)}); kept the first round's candidates.`);
+        warnings.push(diagnostic('retrieve.follow-up-failed', `Follow-up analysis failed (${describe(error)}); kept the first round's candidates.`));
         return { covered: true, followUpQueries: [] };
       });
       signal?.throwIfAborted();
@@ -130,19 +134,33 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
       candidates = fuseLists(lists, options.fusion);
     }
   }
-  return { candidates: candidates.slice(0, options.topK), lists: lists.map((list) => `${list.retriever}:${list.technique}`), warnings };
+  logger('retrieve').info({ lists: lists.length, candidates: Math.min(candidates.length, options.topK), confident, ms: elapsedMs(started) }, 'candidates retrieved');
+  return { candidates: candidates.slice(0, options.topK), lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
 }
 
 /** Runs the techniques side by side; a failure is reported and costs only its own lists. */
-async function settle(pending: readonly { name: string; run: () => Promise<RankedList[]> }[], warnings: string[], signal: AbortSignal | undefined): Promise<RankedList[]> {
-  const outcomes = await Promise.allSettled(pending.map((technique) => technique.run()));
+async function settle(pending: readonly { name: string; run: () => Promise<RankedList[]> }[], warnings: Diagnostic[], signal: AbortSignal | undefined): Promise<RankedList[]> {
+  const outcomes = await Promise.allSettled(pending.map((technique) => timed(technique)));
   signal?.throwIfAborted();
   const lists: RankedList[] = [];
   outcomes.forEach((outcome, index) => {
     if (outcome.status === 'fulfilled') lists.push(...outcome.value);
-    else warnings.push(`${pending[index]?.name ?? 'A technique'} failed (${describe(outcome.reason)}); the other techniques' results were used.`);
+    else warnings.push(diagnostic('retrieve.technique-failed', `${pending[index]?.name ?? 'A technique'} failed (${describe(outcome.reason)}); the other techniques' results were used.`));
   });
   return lists;
+}
+
+/** Runs one technique and logs (debug) its lists' sizes and how long it took, or that it failed. */
+async function timed(technique: { name: string; run: () => Promise<RankedList[]> }): Promise<RankedList[]> {
+  const started = performance.now();
+  try {
+    const lists = await technique.run();
+    logger('retrieve').debug({ technique: technique.name, lists: lists.map((list) => `${list.retriever}:${list.technique}`), hits: lists.reduce((sum, list) => sum + list.hits.length, 0), ms: elapsedMs(started) }, 'technique ran');
+    return lists;
+  } catch (error) {
+    logger('retrieve').debug({ technique: technique.name, error: describe(error), ms: elapsedMs(started) }, 'technique failed');
+    throw error;
+  }
 }
 
 function isConfident(hits: readonly TextHit[], margin: number): boolean {

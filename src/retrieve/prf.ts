@@ -1,5 +1,5 @@
-import { stemmer } from 'stemmer';
-import { isStopWord, queryTerms } from '../core/query-terms.js';
+import { indexForm, queryTerms, words } from '../lexical/analyze.js';
+import { isStopWord } from '../lexical/stop-words.js';
 import type { TermStats, TextHit } from '../core/types.js';
 
 export interface PrfOptions {
@@ -17,8 +17,8 @@ export interface PrfOptions {
 export async function feedbackTerms(question: string, hits: readonly TextHit[], stats: (words: readonly string[]) => Promise<TermStats>, options: PrfOptions): Promise<string[]> {
   const feedback = hits.slice(0, options.feedbackDocs);
   if (feedback.length === 0 || options.expansionTerms === 0) return [];
-  // Compared by stem: "index" adds nothing to a question about "indexes" (the index stems both).
-  const asked = new Set(queryTerms(question).map((term) => stemmer(term)));
+  // Compared as the index reads them: "index" adds nothing to a question about "indexes".
+  const asked = new Set(queryTerms(question, isStopWord).map(({ term }) => term));
   const total = feedback.reduce((sum, hit) => sum + Math.max(hit.bm25, 0), 0) || 1;
   const relevance = new Map<string, number>();
   for (const hit of feedback) {
@@ -31,7 +31,7 @@ export async function feedbackTerms(question: string, hits: readonly TextHit[], 
   }
   // Only the words that weigh most in the feedback are worth an IDF look-up (each costs one).
   const candidates = [...relevance.entries()]
-    .filter(([word]) => !asked.has(stemmer(word)))
+    .filter(([word]) => !asked.has(indexForm(word)))
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, Math.max(options.expansionTerms * 4, 20))
     .map(([word]) => word);
@@ -51,5 +51,5 @@ export async function feedbackTerms(question: string, hits: readonly TextHit[], 
 
 function wordsOf(text: string): string[] {
   // Digits-only and one- or two-letter tokens carry no topic.
-  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((word) => word.length > 2 && !/^\d+$/.test(word) && !isStopWord(word));
+  return words(text.toLowerCase()).filter((word) => word.length > 2 && !/^\d+$/.test(word) && !isStopWord(word));
 }

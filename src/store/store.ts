@@ -47,7 +47,7 @@ export interface IngestRunSummary {
  *   it. No call is ever needed to make writes searchable: the store keeps its text and vector
  *   indexes current itself. A write is seen by every read through the same handle that starts
  *   after its promise resolved, and by other handles (other processes) once committed: at the
- *   latest shortly after writing pauses, and at `close`.
+ *   latest shortly after the write (within about a second, even while writes go on), and at `close`.
  * - Atomic page writes: `upsertPage` and `removePage` apply whole or not at all; a crash leaves
  *   the old version of the page or the new one, never a mix.
  * - Consistent reads while a writer ingests (in this process or another): each read sees one

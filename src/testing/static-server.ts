@@ -43,6 +43,12 @@ export async function startStaticServer(
     }
     void serveFile(file, path, request, response);
   });
+  // Idle keep-alive connections are closed by the client, never by this server: Node's 5 s idle
+  // limit races a client that reuses the connection at that moment (its request meets a closed
+  // socket: ECONNRESET; nodejs/node#20256). A crawl's CPU-bound steps stall the shared event loop
+  // long enough to hit that window, which is how the PostgreSQL-docs test failed now and then.
+  // close() still ends idle connections (Node >= 19).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

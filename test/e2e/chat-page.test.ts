@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerWithSources } from '../../src/answer/citations/process.js';
 import { createEngine } from '../../src/engine/engine.js';
 import type { AskEvent, Engine } from '../../src/engine/engine-types.js';
+import { createUsageMeter } from '../../src/engine/usage.js';
 import { createHttpServer } from '../../src/interfaces/http/server.js';
 import type { Llm } from '../../src/llm/llm.js';
 import { indexFixtureSite } from '../../src/testing/fixture-index.js';
@@ -88,7 +90,8 @@ function scriptedEngine(engine: Engine, answer: string, citations: { n: number; 
     ...engine,
     async *askStream(): AsyncGenerator<AskEvent> {
       yield { type: 'delta', text: answer };
-      yield { type: 'done', response: { answer, citations: citations.map((citation) => ({ ...citation, library: 'docs', version: 'latest' })), warnings: [], selection: { totalTokens: 0, sources: [] } } };
+      const labelled = citations.map((citation) => ({ ...citation, library: 'docs', version: 'latest' }));
+      yield { type: 'done', response: { answer: answerWithSources(answer, labelled), text: answer, citations: labelled, warnings: [], diagnostics: [], usage: createUsageMeter().total(), selection: { totalTokens: 0, sources: [] } } };
     },
   };
 }
@@ -274,7 +277,8 @@ describe.skipIf(!available)('the chat page in headless Chromium', () => {
     const hrefs = await answer.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(new Set(hrefs)).toEqual(new Set([page1, 'https://evil.example/x.png']));
     expect(text).toContain('Unchecked: www.evil.example, mail@evil.example, a script and an image.');
-    expect(await answer.locator('a.citation').count()).toBe(1);
+    // The [1] marker of the text, and the [1] of the sources list the server streams after it.
+    expect(await answer.locator('a.citation').count()).toBe(2);
     expect(await answer.locator('a[href]').evaluateAll((links) => links.every((link) => link.getAttribute('target') === '_blank' && link.getAttribute('rel') === 'noopener noreferrer'))).toBe(true);
 
     await answer.getByRole('button', { name: 'Copy code' }).click();

@@ -108,6 +108,22 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     expect(sources.structuredContent).toMatchObject({ totalPages: expect.any(Number), sources: [{ url: `${site.url}docs/`, pages: expect.any(Number) }], omitted: 0 });
     const answer = await client().callTool({ name: 'ask_docs', arguments: { question: 'how do I drop a table', maxTokens: 1000 } });
     expect((answer.structuredContent as { citations: { url: string }[] }).citations[0]?.url).toMatch(/dropping\.html#/);
+    // Warnings come as data too: a stable code and the stage, beside the words.
+    const nothing = await client().callTool({ name: 'search_docs', arguments: { query: 'kubernetes helm chart' } });
+    const noted = nothing.structuredContent as { warnings: string[]; diagnostics: { code: string; stage: string; message: string }[] };
+    expect(noted.diagnostics).toEqual([{ code: 'retrieve.no-match', stage: 'retrieve', message: noted.warnings[0] }]);
+  });
+
+  it('groups search_docs passages by page on request: each page once, its passages together, the same passages as ungrouped', async () => {
+    const flat = await client().callTool({ name: 'search_docs', arguments: { query: 'create an index concurrently', limit: 8, maxTokens: 20_000 } });
+    const grouped = await client().callTool({ name: 'search_docs', arguments: { query: 'create an index concurrently', limit: 8, maxTokens: 20_000, groupByPage: true } });
+    const flatResults = (flat.structuredContent as { results: { url: string }[] }).results;
+    const { results, pages } = grouped.structuredContent as { results: { n: number; url: string }[]; pages: { url: string; sections: number[] }[] };
+    expect(results.map((result) => result.url).sort()).toEqual(flatResults.map((result) => result.url).sort());
+    expect(new Set(pages.map((page) => page.url)).size).toBe(pages.length);
+    // Page by page: the numbers of each page's passages run on without a gap, and every passage belongs to its page.
+    expect(pages.flatMap((page) => page.sections)).toEqual(results.map((result) => result.n));
+    for (const page of pages) for (const n of page.sections) expect(results[n - 1]?.url.split('#')[0]).toBe(page.url);
   });
 
   it('tells the agent how to use the tools when it connects', () => {

@@ -90,10 +90,10 @@ describe('the packed package', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('leaves the optional sentence encoder and Transformers.js out of the install', () => {
+  it('leaves the optional sentence encoder, Transformers.js and playwright-core (for --render) out of the install', () => {
     const modules = join(prefix, 'lib', 'node_modules');
     const nested = join(modules, 'citedocs', 'node_modules');
-    for (const optional of ['@energetic-ai', '@huggingface']) {
+    for (const optional of ['@energetic-ai', '@huggingface', 'playwright-core']) {
       expect(statSync(join(nested, optional), { throwIfNoEntry: false })).toBeUndefined();
       expect(statSync(join(modules, optional), { throwIfNoEntry: false })).toBeUndefined();
     }

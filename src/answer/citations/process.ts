@@ -23,6 +23,12 @@ export async function processCitations(text: string, sources: readonly Source[],
   return { ...tail, text: head + tail.text };
 }
 
+/** The answer as one text: the answer, then its sources list after a blank line (none when nothing is cited). */
+export function answerWithSources(text: string, citations: readonly Citation[]): string {
+  const list = formatSourcesList(citations);
+  return list === '' ? text : `${text}\n\n${list}`;
+}
+
 /** The list the caller appends to the answer: "Sources:" then "[n] Title — URL" a line. */
 export function formatSourcesList(citations: readonly Citation[]): string {
   if (citations.length === 0) return '';

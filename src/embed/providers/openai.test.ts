@@ -66,4 +66,23 @@ describe('OpenAI-compatible embedder against a fake OpenAI-compatible server', (
   it('names the URL when no server listens there', async () => {
     await expect(embedder({ baseUrl: 'http://127.0.0.1:9/v1', retries: 0 }).embed({ texts: ['x'], mode: 'passage' })).rejects.toThrow(/127\.0\.0\.1:9\/v1\/embeddings/);
   });
+
+  it('fails at once, with the server’s answer, when its Retry-After asks for more than a minute', async () => {
+    let calls = 0;
+    server.setEmbeddingHandler(() => {
+      calls += 1;
+      return { status: 429, body: '{"error":"quota"}', headers: { 'retry-after': '120' } };
+    });
+    await expect(embedder().embed({ texts: ['x'], mode: 'passage' })).rejects.toThrow(/HTTP 429.*quota/);
+    expect(calls).toBe(1);
+    reset();
+  });
+
+  it('ends the dimension probe when its signal aborts, even against a server that never answers', async () => {
+    const controller = new AbortController();
+    const hanging = embedder({ fetch: () => new Promise<Response>(() => undefined) });
+    const probe = hanging.dimension({ abortSignal: controller.signal });
+    controller.abort(new Error('stopped by the caller'));
+    await expect(probe).rejects.toThrow('stopped by the caller');
+  });
 });

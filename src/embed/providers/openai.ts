@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { abortableSleep, backoffMs, parseRetryAfter } from '../../core/retry.js';
+import { parseRetryAfter } from '../../core/http/retry.js';
+import { type AttemptResult, retryLoop } from '../../core/http/retry-loop.js';
+import { startAttempt } from '../../core/http/send.js';
 import { type Embedder, EmbedderError, normalise } from '../embedder.js';
 import { presetFor } from '../model-presets.js';
 
@@ -28,63 +30,76 @@ const replySchema = z.object({
 /** `POST {baseUrl}/embeddings`, the API OpenAI, Ollama, vLLM, TEI and LM Studio share. */
 export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const fetchImpl = options.fetch ?? fetch;
-  const sleep = options.sleep ?? abortableSleep;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
   const preset = presetFor(options.model);
   const prefix = { query: options.queryPrefix ?? preset.queryPrefix, passage: options.passagePrefix ?? preset.passagePrefix };
   let dimension = options.dimensions;
 
+  /** One POST: the vectors, an error worth retrying (network, timeout, 429, 5xx), or a thrown error. */
+  const postOnce = async (body: string, count: number, abortSignal: AbortSignal | undefined): Promise<AttemptResult<Float32Array[], EmbedderError>> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }) };
+    const attempt = startAttempt({ fetch: fetchImpl, timeoutMs: options.timeoutMs, signal: abortSignal });
+    try {
+      const sent = await attempt.send(url, { method: 'POST', headers, body });
+      if (sent.kind === 'failed') {
+        abortSignal?.throwIfAborted();
+        const reason = sent.timedOut ? `no reply within ${options.timeoutMs} ms` : sent.error instanceof Error ? sent.error.message : String(sent.error);
+        return { kind: 'retry', failure: new EmbedderError(`The embeddings server at ${url} failed: ${reason}. Check embed.openai.baseUrl and that the server runs.`, { cause: sent.error }) };
+      }
+      const { response } = sent;
+      const text = await attempt.bounded(response.text()).catch((error: unknown) => {
+        abortSignal?.throwIfAborted();
+        throw new EmbedderError(`The embeddings server at ${url} broke off its reply: ${attempt.failure(error).reason}`, { cause: error });
+      });
+      if (!response.ok) {
+        const failure = new EmbedderError(`The embeddings server at ${url} answered HTTP ${response.status} for model ${options.model}: ${text.slice(0, 300)}`);
+        if (response.status !== 429 && response.status < 500) throw failure;
+        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+        return { kind: 'retry', failure, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+      }
+      return { kind: 'done', value: parseVectors(text, count) };
+    } finally {
+      attempt.clear();
+    }
+  };
+
+  const parseVectors = (text: string, count: number): Float32Array[] => {
+    let parsed: z.infer<typeof replySchema>;
+    try {
+      parsed = replySchema.parse(JSON.parse(text));
+    } catch (error) {
+      throw new EmbedderError(`The embeddings server at ${url} sent a reply that is not an embeddings list: ${text.slice(0, 200)}`, { cause: error });
+    }
+    const vectors: Float32Array[] = new Array<Float32Array>(count);
+    for (const item of parsed.data) if (item.index < count) vectors[item.index] = normalise(Float32Array.from(item.embedding));
+    if (vectors.some((vector) => vector === undefined) || parsed.data.length !== count) {
+      throw new EmbedderError(`The embeddings server at ${url} returned ${parsed.data.length} vectors for ${count} texts.`);
+    }
+    return vectors;
+  };
+
   const post = async (input: string[], abortSignal: AbortSignal | undefined): Promise<Float32Array[]> => {
     const body = JSON.stringify({ model: options.model, input, ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }) });
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }) };
-    for (let attempt = 0; ; attempt += 1) {
-      abortSignal?.throwIfAborted();
-      const timeout = AbortSignal.timeout(options.timeoutMs);
-      const signal = abortSignal === undefined ? timeout : AbortSignal.any([abortSignal, timeout]);
-      let response: Response;
-      try {
-        response = await fetchImpl(url, { method: 'POST', headers, body, signal });
-      } catch (error) {
-        abortSignal?.throwIfAborted();
-        const reason = timeout.aborted ? `no reply within ${options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
-        if (attempt < options.retries) {
-          await sleep(backoffMs(options.retryBaseDelayMs, attempt), abortSignal);
-          continue;
-        }
-        throw new EmbedderError(`The embeddings server at ${url} failed: ${reason}. Check embed.openai.baseUrl and that the server runs.`, { cause: error });
-      }
-      const text = await response.text();
-      if ((response.status === 429 || response.status >= 500) && attempt < options.retries) {
-        const wait = parseRetryAfter(response.headers.get('retry-after')) ?? backoffMs(options.retryBaseDelayMs, attempt);
-        // A server that asks for more than a minute is not coming back soon: fail now, with its answer.
-        if (wait <= MAX_RETRY_AFTER_MS) {
-          await sleep(wait, abortSignal);
-          continue;
-        }
-      }
-      if (!response.ok) {
-        throw new EmbedderError(`The embeddings server at ${url} answered HTTP ${response.status} for model ${options.model}: ${text.slice(0, 300)}`);
-      }
-      let parsed: z.infer<typeof replySchema>;
-      try {
-        parsed = replySchema.parse(JSON.parse(text));
-      } catch (error) {
-        throw new EmbedderError(`The embeddings server at ${url} sent a reply that is not an embeddings list: ${text.slice(0, 200)}`, { cause: error });
-      }
-      const vectors: Float32Array[] = new Array<Float32Array>(input.length);
-      for (const item of parsed.data) if (item.index < input.length) vectors[item.index] = normalise(Float32Array.from(item.embedding));
-      if (vectors.some((vector) => vector === undefined) || parsed.data.length !== input.length) {
-        throw new EmbedderError(`The embeddings server at ${url} returned ${parsed.data.length} vectors for ${input.length} texts.`);
-      }
-      return vectors;
-    }
+    abortSignal?.throwIfAborted();
+    const outcome = await retryLoop(() => postOnce(body, input.length, abortSignal), {
+      retries: options.retries,
+      baseDelayMs: options.retryBaseDelayMs,
+      // A server that asks for more than a minute is not coming back soon: fail now, with its answer.
+      maxWaitMs: MAX_RETRY_AFTER_MS,
+      longWait: 'give-up',
+      ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+      ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    });
+    if (outcome.kind === 'done') return outcome.value;
+    if (outcome.kind === 'aborted') throw abortSignal?.reason;
+    throw outcome.failure;
   };
 
   return {
     modelId: `openai:${options.model}${options.dimensions === undefined ? '' : `@${options.dimensions}`}`,
     maxBatchSize: 64,
-    async dimension() {
-      dimension ??= (await post(['dimension probe'], undefined))[0]?.length ?? 0;
+    async dimension(request) {
+      dimension ??= (await post(['dimension probe'], request?.abortSignal))[0]?.length ?? 0;
       return dimension;
     },
     async embed({ texts, mode, abortSignal }) {

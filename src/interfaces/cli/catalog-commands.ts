@@ -3,7 +3,7 @@ import type { Engine, SourceSummary } from '../../engine/engine-types.js';
 import type { WriterLock } from '../../store/sqlite/writer-lock.js';
 import { formatIngest } from './format.js';
 import { LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
-import type { CliIo, CommonOptions } from './main.js';
+import type { CliIo, CommonOptions } from './cli-io.js';
 import { nonNegativeInteger } from './option-parsers.js';
 import { progressReporter } from './progress.js';
 

@@ -4,11 +4,14 @@ import type { IngestReport } from '../../engine/ingest.js';
 import type { IndexStats } from '../../engine/engine.js';
 import type { StoppedBy } from '../../core/types.js';
 import type { IngestRunSummary } from '../../store/store.js';
+import { formatSourcesList } from '../../answer/citations/process.js';
 import { plural } from '../../core/plural.js';
+import type { Usage } from '../../engine/usage.js';
 
 export function formatSearch(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
-  response.results.forEach((result, index) => {
+  if (response.pages !== undefined) lines.push(...formatPageGroups(response));
+  else response.results.forEach((result, index) => {
     const path = [result.title, ...result.headingPath.filter((heading) => heading !== result.title)].join(' › ');
     lines.push(`${index + 1}. ${path}  (score ${result.score.toFixed(2)}, ${plural(result.tokenCount, 'token')})`);
     lines.push(`   ${result.url}`);
@@ -24,20 +27,51 @@ export function formatSearch(response: SearchResponse, explain: boolean): string
       lines.push(`   - ${drop.url}: ${why}${drop.score === undefined ? '' : `, score ${drop.score}`}`);
     }
     if (response.selection.dropped.length > 20) lines.push(`   … and ${response.selection.dropped.length - 20} more (see --json).`);
+    lines.push(formatUsage(response.usage));
   }
   // Warnings go to stderr (see main.ts): stdout holds the passages only.
   return lines.join('\n').trimEnd();
 }
 
-export function formatAsk(response: AskResponse): string {
-  // The answer ends with its list of sources.
-  const lines = [response.answer];
+/** `search --group-by-page`: each page once (title, URL), then its sections, numbered as in the flat list. */
+function formatPageGroups(response: SearchResponse): string[] {
+  const number = new Map(response.results.map((result, index) => [result.url, index + 1]));
+  const lines: string[] = [];
+  for (const page of response.pages ?? []) {
+    lines.push(`${page.title}  (${page.library}@${page.version}, ${plural(page.sections.length, 'section')}, ${plural(page.tokenCount, 'token')})`);
+    lines.push(`   ${page.url}`);
+    for (const section of page.sections) {
+      const path = section.headingPath.filter((heading) => heading !== section.title).join(' › ') || section.title;
+      lines.push(`   ${number.get(section.url) ?? '?'}. ${path}  (score ${section.score.toFixed(2)}, ${plural(section.tokenCount, 'token')})`);
+      lines.push(`      ${section.url}`);
+      lines.push(`      ${preview(section.text)}`);
+    }
+    lines.push('');
+  }
+  return lines;
+}
+
+/** What follows the answer's text (printed as it streams): its sources list and, with --explain, the selection and the model calls' usage. */
+export function formatAskEnd(response: AskResponse): string {
+  const list = formatSourcesList(response.citations);
+  const lines = [list === '' ? '' : `\n\n${list}`];
   if (response.selection.dropped !== undefined) {
     lines.push('', `Selected ${plural(response.selection.sources.length, 'source')}, ${plural(response.selection.totalTokens, 'token')}:`);
     for (const source of response.selection.sources) lines.push(`   + ${source.url} (score ${source.score}, ${plural(source.tokenCount, 'token')})`);
     for (const drop of response.selection.dropped.slice(0, 20)) lines.push(`   - ${drop.url}: ${drop.reason}${drop.duplicateOf === undefined ? '' : ` of ${drop.duplicateOf}`}`);
+    lines.push(formatUsage(response.usage));
   }
-  return lines.join('\n').trimEnd();
+  return lines.join('\n');
+}
+
+/** "Model calls: 2 LLM (1,204 prompt + 88 completion tokens, 930 ms); 1 embedding (9 tokens, 41 ms)." */
+export function formatUsage(usage: Usage): string {
+  const { llm, embedding } = usage;
+  if (llm.calls === 0 && embedding.calls === 0) return 'Model calls: none.';
+  const parts: string[] = [];
+  if (llm.calls > 0) parts.push(`${plural(llm.calls, 'LLM call')} (${llm.promptTokens} prompt + ${plural(llm.completionTokens, 'completion token')}, ${Math.round(llm.ms)} ms)`);
+  if (embedding.calls > 0) parts.push(`${plural(embedding.calls, 'embedding call')} (${plural(embedding.tokens, 'token')}, ${Math.round(embedding.ms)} ms)`);
+  return `Model calls: ${parts.join('; ')}.`;
 }
 
 export function formatIngest(report: IngestReport, stats: IndexStats | undefined): string {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isPostgresUrl } from '../../store/open-store.js';
 import { acquireWriterLock, type WriterLock } from '../../store/sqlite/writer-lock.js';
 
 /** How long a writer waits, by default, for another writing the same index (--lock-timeout). */
@@ -12,6 +13,8 @@ export const LOCK_TIMEOUT_HELP = 'when another ingest, refresh, embed or remove 
  */
 export function indexLocker(warn: (code: string, message: string) => void, signal: AbortSignal | undefined) {
   return async (dbPath: string, timeoutSeconds = LOCK_TIMEOUT_SECONDS, creates = false): Promise<WriterLock> => {
+    // A PostgreSQL database takes any number of writers (ingest workers share a crawl): no lock file.
+    if (isPostgresUrl(dbPath)) return { path: dbPath, release: () => undefined };
     // Only ingest creates an index: the others fail on a missing one, and leave no lock file beside it.
     if (!creates && !existsSync(dbPath)) return { path: dbPath, release: () => undefined };
     return acquireWriterLock(dbPath, {

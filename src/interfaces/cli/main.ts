@@ -5,32 +5,23 @@ import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
 import { EMBEDDER_NAMES_HELP } from '../../embed/create-embedder.js';
-import { formatAsk, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
+import { formatAskEnd, formatEmbed, formatIngest, formatInspection, formatSearch, formatStats } from './format.js';
 import { openExport } from './page-export.js';
 import { formatSiteReport } from './site-report-format.js';
 import { collect, nonNegativeInteger, positiveInteger } from './option-parsers.js';
 import { colorsFor, describeFailure, errorJson, EXIT, interruptedByUser, wantsJson, warningJson } from './output.js';
+import { configureCliLogging } from './logging.js';
 import { progressReporter } from './progress.js';
 import { deprecatedAlias, renamedValue } from './renamed-options.js';
 import { askRequest, given, searchRequest, validRequest } from '../requests.js';
 import { registerServeCommands } from './serve-commands.js';
 import { registerWebCommand } from './web-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
 import { registerCatalogCommands } from './catalog-commands.js';
 import { indexLocker, LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
+import type { CliIo, CommonOptions } from './cli-io.js';
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** Whether stderr is a terminal: progress is drawn only there. */
-  interactive: boolean;
-  /**
-   * Aborted when the user interrupts (Ctrl-C): long work stops cleanly and reports, and the run
-   * exits with 130. An abort whose reason is `new Interruption('SIGTERM')` is an orderly stop instead.
-   */
-  signal?: AbortSignal;
-}
+export type { CliIo, CommonOptions } from './cli-io.js';
 
 interface IngestFlags {
   maxRequests?: number;
@@ -69,15 +60,6 @@ interface SelectionFlags {
   explain?: boolean;
 }
 
-export interface CommonOptions {
-  db?: string;
-  embedder?: string;
-  config?: string;
-  json?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
 /**
  * Runs the CLI; returns the exit code: 0 success, 2 usage error, 130 interrupted (Ctrl-C), 1 any
  * other failure. With --json, stdout holds only the result and every error or warning is one JSON
@@ -112,8 +94,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .addOption(new Option('--db <path>', 'index file').env('CITEDOCS_DB'))
       .option('--config <path>', 'JSON config file (default: ./citedocs.config.json when present)')
       .option('--json', 'print one JSON object for scripts')
-      .option('-q, --quiet', 'no progress output')
-      .option('-v, --verbose', 'more detail on errors');
+      .option('-q, --quiet', 'no progress output, no logs')
+      .option('-v, --verbose', 'debug logs of every stage on stderr, and the stack of an error (CITEDOCS_LOG=crawl=debug,rank=info sets levels per stage)');
 
   const withEmbedder = (command: Command): Command =>
     command.option('--embedder <name>', `embedder for dense retrieval: ${EMBEDDER_NAMES_HELP} (default: the index's own, or none)`);
@@ -236,17 +218,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--max-selected <n>', 'distinct pages the passages may come from', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
       .option('--explain', 'show how each score was made, and why each other candidate was left out')
+      .option('--group-by-page', 'show each page once, with its best sections under it (JSON: also `pages`)')
       .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
       .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
-  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number }) => {
+  )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number; groupByPage?: boolean }) => {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, warn);
     // The schema the HTTP API and MCP check the same request with.
-    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
+    const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, groupByPage: options.groupByPage, library: options.library, version: options.version });
     const engine = engineFor(options);
     try {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
       print(options, response, formatSearch(response, options.explain === true));
-      if (options.json !== true) for (const warning of response.warnings) warn('engine', warning);
+      if (options.json !== true) for (const entry of response.diagnostics) warn(entry.code, entry.message);
     } finally {
       await engine.close();
     }
@@ -273,12 +256,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const response = await engine.ask(question, askOptions);
         print(options, response, '');
       } else {
-        // The answer appears as it is written; the sources and warnings follow it.
+        // The answer appears as it is written; its sources list and the warnings follow it.
         for await (const event of engine.askStream(question, askOptions)) {
           if (event.type === 'delta') io.stdout(event.text);
           else {
-            io.stdout(`${formatAsk(event.response).slice(event.response.answer.length)}\n`);
-            for (const warning of event.response.warnings) warn('engine', warning);
+            io.stdout(`${formatAskEnd(event.response)}\n`);
+            for (const entry of event.response.diagnostics) warn(entry.code, entry.message);
           }
         }
       }
@@ -368,6 +351,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerServeCommands(program, io, { withCommon, withEmbedder, engineFor, configFor, warn });
   registerCatalogCommands(program, io, { withCommon, engineFor, print, lockIndex });
   registerWebCommand(program, io, { withCommon, withEmbedder, engineFor, warn });
+  registerMigrateCommand(program, io, withCommon);
 
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   const interrupted = () => {
@@ -375,6 +359,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.interrupted;
   };
   try {
+    configureCliLogging(argv, io, json, colors);
     await program.parseAsync([...argv], { from: 'user' });
     return interruptedByUser(io.signal) ? interrupted() : exitCode;
   } catch (error) {

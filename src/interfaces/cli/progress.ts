@@ -1,7 +1,7 @@
 import { plural } from '../../core/plural.js';
 import type { EmbedProgress } from '../../engine/embed-pass.js';
 import type { IngestProgress } from '../../engine/ingest.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './cli-io.js';
 
 /** Redraws at most this often: a fast crawl reports hundreds of pages a second. */
 const REDRAW_EVERY_MS = 100;

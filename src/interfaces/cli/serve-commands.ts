@@ -3,10 +3,10 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import type { CitedocsConfigInput } from '../../core/config.js';
-import type { Engine } from '../../engine/engine-types.js';
 import { CitedocsError, UsageError } from '../../core/errors.js';
+import { logger, logLevels } from '../../core/log.js';
 import { plural } from '../../core/plural.js';
-import type { CliIo } from './main.js';
+import type { CliIo, CommandKit } from './cli-io.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
 
 interface ServeFlags {
@@ -27,13 +27,9 @@ interface ServeFlags {
   allowIndexing?: boolean;
 }
 
-interface CommandKit {
-  withCommon: (command: Command) => Command;
-  withEmbedder: (command: Command) => Command;
-  engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
-  /** The configuration engineFor builds its engine from, for worker processes to build theirs. */
+/** What serve takes beyond the common kit: the configuration, for worker processes to build their engines from. */
+interface ServeKit extends CommandKit {
   configFor: (options: { db?: string; config?: string; embedder?: string }) => { values: CitedocsConfigInput; dependencies: { configOrigin?: string } };
-  warn: (code: string, message: string) => void;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -47,7 +43,7 @@ const ALLOWED_HOSTS_HELP = 'also answer requests for these host names (name or n
 const ALLOWED_ORIGINS_HELP = "let pages of these origins (scheme://host[:port]; comma-separated or repeated; * for any) call the API: other sites' pages get 403";
 
 /** `citedocs serve` (HTTP API, chat page, MCP at /mcp) and `citedocs mcp` (MCP over stdio, or HTTP with --port). */
-export function registerServeCommands(program: Command, io: CliIo, kit: CommandKit): void {
+export function registerServeCommands(program: Command, io: CliIo, kit: ServeKit): void {
   kit
     .withEmbedder(
       kit.withCommon(
@@ -114,7 +110,6 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         exampleQuestions: options.example,
         requestTimeoutMs: options.timeout,
         allowIndexing: options.allowIndexing === true,
-        log: options.quiet !== true,
       };
       const announce = (address: string, workers: number) => {
         const what = mode === 'serve' ? `chat page ${address}/, API ${address}/openapi.json, MCP ${address}/mcp` : `MCP ${address}/mcp`;
@@ -143,6 +138,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
             server: serverOptions,
             host: options.host,
             port: options.port,
+            // Workers log as this process would: request logs are the http stage's, JSON on stderr.
+            logging: logLevels(),
           },
           ...(io.signal === undefined ? {} : { signal: io.signal }),
           log: io.stderr,
@@ -151,7 +148,8 @@ export function registerServeCommands(program: Command, io: CliIo, kit: CommandK
         return;
       }
       const { createHttpServer } = await import('../http/server.js');
-      const app = await createHttpServer(engine, { ...serverOptions, logStream: { write: (line) => io.stderr(line) } });
+      // Request logs are the http stage's: info by default, silent with --quiet, JSON on stderr.
+      const app = await createHttpServer(engine, { ...serverOptions, logger: logger('http') });
       announce(await app.listen({ host: options.host, port: options.port }), 1);
       await new Promise<void>((resolve) => {
         if (io.signal === undefined) return;

@@ -1,10 +1,9 @@
 import { type Command, Option } from 'commander';
 import { plural } from '../../core/plural.js';
-import type { Engine } from '../../engine/engine-types.js';
 import type { WebResponse } from '../../engine/web-types.js';
 import { webBlock } from '../../engine/web-output.js';
 import { given, validRequest, webRequest } from '../requests.js';
-import type { CliIo } from './main.js';
+import type { CliIo, CommandKit } from './cli-io.js';
 import { positiveInteger } from './option-parsers.js';
 import { deprecatedAlias, renamedValue } from './renamed-options.js';
 
@@ -27,12 +26,6 @@ interface WebFlags {
   save?: boolean;
 }
 
-interface CommandKit {
-  withCommon: (command: Command) => Command;
-  withEmbedder: (command: Command) => Command;
-  engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
-  warn: (code: string, message: string) => void;
-}
 
 /** `citedocs web <query>`: the best web documentation for a query, within a token budget (seed 000). */
 export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit): void {
@@ -76,7 +69,7 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
         if (options.json === true || options.format === 'json') io.stdout(`${JSON.stringify(response, null, 2)}\n`);
         else {
           io.stdout(formatWebMarkdown(response));
-          for (const warning of response.warnings) kit.warn('engine', warning);
+          for (const entry of response.diagnostics) kit.warn(entry.code, entry.message);
           io.stderr(`${response.results.length} of ${plural(response.searched.length, 'result')} selected, ${response.totalTokens} of ${plural(response.maxTokens, 'token')}${response.saved === undefined ? '' : `; saved ${plural(response.saved.pages, 'page')} to ${response.saved.dbPath}`}.\n`);
         }
       } finally {

@@ -3,6 +3,7 @@
  * node:cluster): it waits for its settings from the primary, opens the index read-only, serves
  * HTTP on the socket the workers share, and closes cleanly when the primary says stop or goes away.
  */
+import { configureLogging, logger } from '../../core/log.js';
 import { createEngine } from '../../engine/engine.js';
 import { createHttpServer } from './server.js';
 import type { FromWorker, ToWorker } from './serve-workers.js';
@@ -28,11 +29,12 @@ const stopOnce = async () => {
 process.on('message', (message: ToWorker) => {
   if (message.type === 'stop') void stopOnce();
   if (message.type !== 'start') return;
-  const { config, server, host, port } = message.settings;
+  const { config, server, host, port, logging } = message.settings;
+  configureLogging({ ...logging, format: 'json', write: (line) => process.stderr.write(line) });
   const engine = createEngine(config.values, { env: process.env, ...(config.configOrigin === undefined ? {} : { configOrigin: config.configOrigin }) });
   void (async () => {
     try {
-      const app = await createHttpServer(engine, server);
+      const app = await createHttpServer(engine, { ...server, logger: logger('http') });
       stop = async () => {
         await app.close();
         await engine.close();

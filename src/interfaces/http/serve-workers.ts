@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CitedocsConfigInput } from '../../core/config.js';
+import type { LogLevels } from '../../core/log.js';
 import { CitedocsError } from '../../core/errors.js';
 import type { HttpServerOptions } from './server.js';
 
@@ -11,9 +12,11 @@ import type { HttpServerOptions } from './server.js';
  */
 export interface WorkerSettings {
   config: { values: CitedocsConfigInput; configOrigin?: string };
-  server: Omit<HttpServerOptions, 'logStream'>;
+  server: Omit<HttpServerOptions, 'logStream' | 'logger'>;
   host: string;
   port: number;
+  /** The primary's log levels (--quiet, --verbose, CITEDOCS_LOG): a worker logs as it would, JSON lines on its stderr. */
+  logging: LogLevels;
 }
 
 /** Messages between the primary and a worker. */

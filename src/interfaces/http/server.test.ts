@@ -92,6 +92,20 @@ describe('HTTP API', () => {
     expect(body.results[0]?.url).toMatch(/concurrently\.html#/);
   });
 
+  it('POST /search with groupByPage adds `pages` (as `citedocs search --group-by-page --json`): each page once, holding exactly the results', async () => {
+    const base = await serve();
+    const body = (await (await post(base, '/search', { query: 'create an index', limit: 8, groupByPage: true })).json()) as {
+      results: { url: string; tokenCount: number }[];
+      pages: { url: string; tokenCount: number; sections: { url: string }[] }[];
+    };
+    const cli = await runCliCaptured(['search', 'create an index', '--limit', '8', '--group-by-page', '--db', dbPath, '--json'], { cwd: process.cwd() });
+    expect(body).toEqual(JSON.parse(cli.stdout));
+    expect(new Set(body.pages.map((page) => page.url)).size).toBe(body.pages.length);
+    expect(body.pages.flatMap((page) => page.sections.map((section) => section.url)).sort()).toEqual(body.results.map((result) => result.url).sort());
+    for (const page of body.pages) for (const section of page.sections) expect(section.url.split('#')[0]).toBe(page.url);
+    expect(body.pages.reduce((sum, page) => sum + page.tokenCount, 0)).toBe(body.results.reduce((sum, result) => sum + result.tokenCount, 0));
+  });
+
   it('POST /search takes `question` for `query`, and keeps the passages inside maxTokens', async () => {
     const base = await serve();
     const body = (await (await post(base, '/search', { question: 'create an index concurrently', maxTokens: 200 })).json()) as { results: { tokenCount: number }[] };
@@ -190,6 +204,20 @@ describe('HTTP API', () => {
     expect(streamed).toBe(whole.answer);
     expect(seen.at(-1)?.['answer']).toBe(whole.answer);
     expect(seen[firstAfterDeltas]?.['citations']).toEqual(whole.citations);
+  });
+
+  it('returns diagnostics beside warnings and the usage of model calls, in /search, /ask and the stream', async () => {
+    const base = await serve();
+    const searched = (await (await post(base, '/search', { query: 'kubernetes helm chart' })).json()) as { warnings: string[]; diagnostics: unknown[]; usage: { llm: { calls: number } } };
+    expect(searched.diagnostics).toEqual([{ code: 'retrieve.no-match', stage: 'retrieve', message: searched.warnings[0] }]);
+    expect(searched.usage.llm.calls).toBe(0);
+    const asked = (await (await post(base, '/ask', { question: 'kubernetes helm chart' })).json()) as { diagnostics: { code: string }[]; usage: unknown };
+    expect(asked.diagnostics.map((entry) => entry.code)).toEqual(['retrieve.no-match']);
+    expect(asked.usage).toBeDefined();
+    const response = await post(base, '/api/chat/stream', { messages: [{ role: 'user', content: 'kubernetes helm chart' }] });
+    const seen: Record<string, unknown>[] = [];
+    for await (const event of events(response)) seen.push(event);
+    expect(seen.find((event) => event['type'] === 'warnings')).toEqual({ type: 'warnings', warnings: searched.warnings, diagnostics: searched.diagnostics });
   });
 
   it('uses the conversation for retrieval: a follow-up that points back is answered from the topic before it', async () => {

@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { CitedocsError, StoreError, UsageError } from '../../core/errors.js';
 import type { Engine } from '../../engine/engine-types.js';
@@ -36,6 +36,8 @@ export interface HttpServerOptions {
   log?: boolean;
   /** Where the logs go instead of stderr. */
   logStream?: { write(line: string): void };
+  /** A pino logger for the request logs instead of `log`/`logStream`: `citedocs serve` passes its `http` stage logger (levels from --quiet, --verbose, CITEDOCS_LOG). */
+  logger?: FastifyBaseLogger;
 }
 
 /** A request failure a client can act on: its status and a message naming what to change. */
@@ -57,7 +59,9 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const app = Fastify({
     // Logs never go to stdout: `citedocs serve` prints only its address there.
-    logger: options.log === true ? { level: 'info', redact: ['req.headers.authorization'], stream: options.logStream ?? process.stderr } : false,
+    ...(options.logger === undefined
+      ? { logger: options.log === true ? { level: 'info', redact: ['req.headers.authorization'], stream: options.logStream ?? process.stderr } : false }
+      : { loggerInstance: options.logger }),
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     requestTimeout: timeoutMs + 5_000,
   });
@@ -116,8 +120,9 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
   app.get('/healthz', async () => {
     const stats = await engine.stats();
-    // pid: which process answered, when `serve --workers N` runs several.
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid };
+    const indexVersion = engine.indexVersion();
+    // pid: which process answered, when `serve --workers N` runs several; indexVersion: the index a PostgreSQL replica serves.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid, ...(indexVersion === undefined ? {} : { indexVersion }) };
   });
   app.get('/openapi.json', () => openApiDocument());
 

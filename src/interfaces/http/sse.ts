@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import { formatSourcesList } from '../../answer/citations/process.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { AskEvent } from '../../engine/engine-types.js';
 
 /** What `/api/chat/stream` sends, one `data:` line each, in this order. */
@@ -7,15 +9,16 @@ export type ChatStreamEvent =
   /** The sources cited so far, numbered as in the answer: sent before a delta whenever new ones were numbered, so `[n]` can be linked while the answer streams. */
   | { type: 'cited'; citations: unknown[] }
   | { type: 'citations'; citations: unknown[] }
-  | { type: 'warnings'; warnings: string[] }
+  /** `diagnostics`: the same warnings as data (code, stage, message). */
+  | { type: 'warnings'; warnings: string[]; diagnostics: Diagnostic[] }
   | { type: 'done'; answer: string; selection: unknown }
   | { type: 'error'; error: string; message: string };
 
 /**
  * Streams an answer as server-sent events: the text deltas as they are written (links already
- * checked; a `cited` event before a delta when new sources were numbered), then the citations,
- * the warnings, and `done` with the whole answer, so a client that
- * joins the deltas ends with exactly the answer `/api/chat` returns. A failure after the stream
+ * checked; a `cited` event before a delta when new sources were numbered), the sources list as
+ * the last delta, then the citations, the warnings, and `done` with the whole answer, so a client
+ * that joins the deltas ends with exactly the answer `/api/chat` returns. A failure after the stream
  * began is an `error` event (the status line is already sent).
  */
 export async function streamChat(reply: FastifyReply, events: AsyncGenerator<AskEvent>, describe: (error: unknown) => { code: string; message: string }): Promise<void> {
@@ -38,8 +41,10 @@ export async function streamChat(reply: FastifyReply, events: AsyncGenerator<Ask
         send({ type: 'delta', text: event.text });
         continue;
       }
+      const list = formatSourcesList(event.response.citations);
+      if (list !== '') send({ type: 'delta', text: `\n\n${list}` });
       send({ type: 'citations', citations: event.response.citations });
-      send({ type: 'warnings', warnings: event.response.warnings });
+      send({ type: 'warnings', warnings: event.response.warnings, diagnostics: event.response.diagnostics });
       send({ type: 'done', answer: event.response.answer, selection: event.response.selection });
     }
   } catch (error) {

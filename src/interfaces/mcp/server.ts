@@ -1,10 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { answerWithSources } from '../../answer/citations/process.js';
+import { elapsedMs, logger } from '../../core/log.js';
 import { PACKAGE_VERSION } from '../../core/package-info.js';
 import { plural } from '../../core/plural.js';
 import type { Tokenizer } from '../../core/types.js';
-import type { Engine } from '../../engine/engine-types.js';
+import type { AskResponse, Engine } from '../../engine/engine-types.js';
 import { webBlock } from '../../engine/web-output.js';
 import { loadTokenizer } from '../../tokenize/tokenizer.js';
 import { askRequest, describeIssues, given, listSourcesRequest, searchRequest, webRequest } from '../requests.js';
@@ -52,19 +54,26 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
   const tokens = () => tokenizerOf(engine);
 
   const tool =
-    <Schema extends z.ZodType, Output extends z.ZodType>(schema: Schema, _output: Output, run: (args: z.output<Schema>, tokenizer: Tokenizer, signal: AbortSignal | undefined) => Promise<ToolOutput<Output>> | ToolOutput<Output>) =>
+    <Schema extends z.ZodType, Output extends z.ZodType>(name: string, schema: Schema, _output: Output, run: (args: z.output<Schema>, tokenizer: Tokenizer, signal: AbortSignal | undefined) => Promise<ToolOutput<Output>> | ToolOutput<Output>) =>
     async (args: unknown, extra?: { signal?: AbortSignal }): Promise<CallToolResult> => {
+      const started = performance.now();
       const parsed = schema.safeParse(args ?? {});
-      if (!parsed.success) return failure(`Invalid arguments: ${describeIssues(parsed.error)}.`);
+      if (!parsed.success) {
+        logger('mcp').info({ tool: name, ok: false, ms: elapsedMs(started) }, 'tool called with invalid arguments');
+        return failure(`Invalid arguments: ${describeIssues(parsed.error)}.`);
+      }
       const signal = extra?.signal;
       try {
         signal?.throwIfAborted();
         const tokenizer = await tokens();
         signal?.throwIfAborted();
         const { text, structured } = await run(parsed.data, tokenizer, signal);
+        logger('mcp').info({ tool: name, ok: true, tokens: tokenizer.count(text), ms: elapsedMs(started) }, 'tool called');
         return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
       } catch (error) {
-        return failure(error instanceof Error ? error.message : String(error));
+        const message = error instanceof Error ? error.message : String(error);
+        logger('mcp').warn({ tool: name, ok: false, cancelled: signal?.aborted === true, error: message, ms: elapsedMs(started) }, 'tool failed');
+        return failure(message);
       }
     };
   const withSignal = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
@@ -79,14 +88,22 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       outputSchema: searchOutput,
       annotations: { title: 'Search the documentation', ...ANNOTATIONS.index },
     },
-    tool(searchRequest, searchOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
+    tool('search_docs', searchRequest, searchOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.search;
       const response = await engine.search(query, { ...given(rest), maxTokens: budget, ...withSignal(signal) });
-      const blocks = response.results.map((result, index) => `[${index + 1}] ${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`);
+      // Grouped: the passages page by page, each page's best first; the text names a page once, at its first passage.
+      const ordered = response.pages === undefined ? response.results : response.pages.flatMap((page) => page.sections);
+      const blocks = ordered.map((result, index) => {
+        const heading = response.pages === undefined || ordered[index - 1]?.url.split('#')[0] !== result.url.split('#')[0] ? '' : '(same page) ';
+        return `[${index + 1}] ${heading}${[result.title, ...result.headingPath.slice(1)].join(' › ')} (${result.library}@${result.version})\n${result.url}\n\n${result.text}`;
+      });
       const warnings = response.warnings.length === 0 ? '' : `\n\nWarnings: ${response.warnings.join(' ')}`;
       const fitted = blocks.length === 0 ? fitBlocks(`Nothing in the index matches "${query}".${warnings}`, [], budget, tokenizer) : fitBlocks(`Passages for "${query}" (best first):`, blocks, budget, tokenizer);
-      const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, library: result.library, version: result.version, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
-      return { text: fitted.text, structured: { query, results, omitted: response.results.length - results.length, warnings: response.warnings } };
+      const results = ordered.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, library: result.library, version: result.version, title: result.title, headingPath: result.headingPath, text: result.text, score: result.score, tokenCount: result.tokenCount }));
+      const pages = response.pages
+        ?.map((page) => ({ url: page.url, title: page.title, library: page.library, version: page.version, sections: results.filter((result) => result.url.split('#')[0] === page.url).map((result) => result.n) }))
+        .filter((page) => page.sections.length > 0);
+      return { text: fitted.text, structured: { query, results, ...(pages === undefined ? {} : { pages }), omitted: response.results.length - results.length, warnings: response.warnings, diagnostics: response.diagnostics } };
     }),
   );
 
@@ -99,13 +116,13 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       outputSchema: askOutput,
       annotations: { title: 'Answer from the documentation', ...ANNOTATIONS.index },
     },
-    tool(askRequest, askOutput, async ({ question, maxTokens, ...rest }, tokenizer, signal) => {
+    tool('ask_docs', askRequest, askOutput, async ({ question, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.ask;
       const response = await engine.ask(question, { ...given(rest), maxTokens: budget, ...withSignal(signal) });
-      const answer = fitAnswer(response.answer, budget, tokenizer);
+      const answer = fitAnswer(response, budget, tokenizer);
       // The sources the fitted answer still cites.
       const citations = response.citations.filter((citation) => answer.includes(`[${citation.n}]`)).map(({ n, url, title }) => ({ n, url, title }));
-      return { text: answer, structured: { question, answer, citations, warnings: response.warnings } };
+      return { text: answer, structured: { question, answer, citations, warnings: response.warnings, diagnostics: response.diagnostics } };
     }),
   );
 
@@ -119,7 +136,7 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       outputSchema: getPageOutput,
       annotations: { title: 'Read a page or a section', ...ANNOTATIONS.index },
     },
-    tool(getPageArguments, getPageOutput, ({ url, maxTokens, cursor }, tokenizer) => readPage(engine, { url, maxTokens: maxTokens ?? DEFAULT_TOKENS.page, ...(cursor === undefined ? {} : { cursor }) }, tokenizer)),
+    tool('get_page', getPageArguments, getPageOutput, ({ url, maxTokens, cursor }, tokenizer) => readPage(engine, { url, maxTokens: maxTokens ?? DEFAULT_TOKENS.page, ...(cursor === undefined ? {} : { cursor }) }, tokenizer)),
   );
 
   server.registerTool(
@@ -132,7 +149,7 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       outputSchema: webOutput,
       annotations: { title: 'Find documentation on the web', ...ANNOTATIONS.web },
     },
-    tool(webRequest, webOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
+    tool('find_web_docs', webRequest, webOutput, async ({ query, maxTokens, ...rest }, tokenizer, signal) => {
       const budget = maxTokens ?? DEFAULT_TOKENS.web;
       const header = `Web documentation for "${query}" (best first):`;
       // Result URLs are untrusted: never fetched on private addresses from MCP, whatever the configuration says.
@@ -142,7 +159,7 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       const fitted =
         blocks.length === 0 ? fitBlocks(`No web page was selected for "${query}" (${plural(response.searched.length, 'search result')} examined).${warnings}`, [], budget, tokenizer) : fitBlocks(header, blocks, budget, tokenizer);
       const results = response.results.slice(0, fitted.kept).map((result, index) => ({ n: index + 1, url: result.url, title: result.title, text: result.text, score: result.score, tokenCount: result.tokenCount }));
-      return { text: fitted.text, structured: { query, results, searched: response.searched.length, omitted: response.results.length - results.length, warnings: response.warnings } };
+      return { text: fitted.text, structured: { query, results, searched: response.searched.length, omitted: response.results.length - results.length, warnings: response.warnings, diagnostics: response.diagnostics } };
     }),
   );
 
@@ -155,7 +172,7 @@ export function createMcpServer(engine: Engine, options: CatalogToolOptions = {}
       outputSchema: listSourcesOutput,
       annotations: { title: 'List the indexed documentation', ...ANNOTATIONS.index },
     },
-    tool(listSourcesRequest, listSourcesOutput, async ({ maxTokens }, tokenizer) => {
+    tool('list_sources', listSourcesRequest, listSourcesOutput, async ({ maxTokens }, tokenizer) => {
       const sources = await engine.listSources();
       const totalPages = sources.reduce((sum, source) => sum + source.pages, 0);
       const header = `The index holds ${plural(totalPages, 'page')} in ${plural(sources.length, 'documentation set')}:`;
@@ -183,18 +200,14 @@ function failure(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
-/** The answer within the budget: whole paragraphs from the start, and the sources they still cite. */
-function fitAnswer(answer: string, maxTokens: number, tokenizer: Tokenizer): string {
-  if (tokenizer.count(answer) <= maxTokens) return answer;
-  const split = answer.lastIndexOf('\n\nSources:\n');
-  const body = split < 0 ? answer : answer.slice(0, split);
-  const sources = split < 0 ? [] : answer.slice(split + '\n\nSources:\n'.length).split('\n');
-  const paragraphs = body.split('\n\n');
+/** The answer within the budget: whole paragraphs from the start, and the list of the sources they still cite. */
+function fitAnswer(response: Pick<AskResponse, 'answer' | 'text' | 'citations'>, maxTokens: number, tokenizer: Tokenizer): string {
+  if (tokenizer.count(response.answer) <= maxTokens) return response.answer;
+  const paragraphs = response.text.split('\n\n');
   for (let keep = paragraphs.length; keep > 0; keep -= 1) {
     const text = paragraphs.slice(0, keep).join('\n\n');
-    const cited = sources.filter((line) => text.includes(line.slice(0, line.indexOf(']') + 1)));
-    const candidate = cited.length === 0 ? text : `${text}\n\nSources:\n${cited.join('\n')}`;
+    const candidate = answerWithSources(text, response.citations.filter((citation) => text.includes(`[${citation.n}]`)));
     if (tokenizer.count(candidate) <= maxTokens) return candidate;
   }
-  return fitBlocks('', [answer], maxTokens, tokenizer).text;
+  return fitBlocks('', [response.answer], maxTokens, tokenizer).text;
 }

@@ -36,6 +36,7 @@ export const searchInput = z
     explain: searchFields.explain,
     library: searchFields.library.meta({ examples: ['pytest'] }),
     version: searchFields.version.meta({ examples: ['8.x', 'latest'] }),
+    groupByPage: searchFields.groupByPage,
   })
   .meta({ required: ['query'], examples: [{ query: 'Array.prototype.flatMap', maxTokens: 2000 }, { query: 'how do I create an index without locking writes', limit: 3 }] });
 
@@ -78,6 +79,15 @@ export const webInput = z
   .meta({ required: ['query'], examples: [{ query: 'pathlib Path.glob recursive', maxTokens: 4000, maxSelectedPages: 3 }] });
 
 const warnings = z.array(z.string()).describe('what went wrong or was left out, in words (empty when nothing did)');
+const diagnostics = z
+  .array(
+    z.object({
+      code: z.string().describe('a stable identifier to act on, like budget.trimmed or rank.reranker-failed'),
+      stage: z.string().describe('the pipeline stage it comes from: retrieve, rank, select, answer, web, …'),
+      message: z.string().describe('the same words as in warnings'),
+    }),
+  )
+  .describe('the warnings as data, one for each, in the same order');
 
 export const searchOutput = z.object({
   query: z.string(),
@@ -95,9 +105,14 @@ export const searchOutput = z.object({
         tokenCount: z.number().int(),
       }),
     )
-    .describe('the passages in the text, best first'),
+    .describe('the passages in the text, best first (with groupByPage: page by page)'),
+  pages: z
+    .array(z.object({ url: z.string().describe('the page URL'), title: z.string(), library: z.string().optional(), version: z.string().optional(), sections: z.array(z.number().int()).describe('the n of its passages') }))
+    .optional()
+    .describe('with groupByPage: each page once, in the order of its best passage'),
   omitted: z.number().int().describe('passages found but left out to stay within maxTokens'),
   warnings,
+  diagnostics,
 });
 
 export const askOutput = z.object({
@@ -105,6 +120,7 @@ export const askOutput = z.object({
   answer: z.string().describe('the answer as in the text, [n] citing the sources below, within maxTokens'),
   citations: z.array(z.object({ n: z.number().int(), url: z.string(), title: z.string() })).describe('the sources the answer cites, by number'),
   warnings,
+  diagnostics,
 });
 
 export const getPageOutput = z.object({
@@ -138,6 +154,7 @@ export const webOutput = z.object({
   searched: z.number().int().describe('search results examined'),
   omitted: z.number().int().describe('selected pages left out to stay within maxTokens'),
   warnings,
+  diagnostics,
 });
 
 /** Every tool only reads; only find_web_docs reaches outside the index (the web). */

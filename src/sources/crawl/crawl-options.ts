@@ -1,6 +1,8 @@
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { ExtractedDocument } from '../../core/types.js';
 import type { LookupFunction } from '../web/host-guard.js';
-import type { DocumentFormat, FetchLike } from './fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
+import type { DocumentFormat } from './fetch-page.js';
 import type { PageRenderer } from '../render/page-renderer.js';
 import type { CrawlFrontier } from './frontier.js';
 
@@ -19,7 +21,7 @@ export type CrawlExtraction = ExtractedDocument & {
   /** The page is scripts and an empty root element: its content is built by JavaScript. */
   emptyShell?: boolean;
   /** What extraction had to cut (deep nesting, giant words), for the report. */
-  warnings?: string[];
+  warnings?: Diagnostic[];
 };
 
 export interface CrawlProgress {

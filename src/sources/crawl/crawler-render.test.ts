@@ -70,7 +70,7 @@ describe('crawl of a site built by JavaScript', () => {
   it('without a renderer, reports each empty page as needing --render', async () => {
     const { pages, warnings } = await collect(crawl(options(`${site.base}/`)));
     expect(pages.map((page) => page.url)).toEqual([`${site.base}/`]);
-    expect(warnings).toEqual([{ kind: 'warning', input: `${site.base}/`, message: expect.stringContaining('built by JavaScript'), needsRender: true }]);
+    expect(warnings).toEqual([{ kind: 'warning', code: 'crawl.needs-render', input: `${site.base}/`, message: expect.stringContaining('built by JavaScript'), needsRender: true }]);
   });
 
   it('reports what extraction cut (a giant word) as a warning on the page', async () => {

@@ -117,8 +117,10 @@ describe('crawl', () => {
   it('stops at maxPages requests and never has more than `concurrency` requests in flight', async () => {
     let inFlight = 0;
     let peak = 0;
+    const pageRequests: string[] = [];
     const links = Array.from({ length: 30 }, (_, index) => `p${index}.html`);
     const base = await serve((request, response) => {
+      if (request.url?.endsWith('.html') === true || request.url === '/') pageRequests.push(request.url);
       inFlight += 1;
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
@@ -128,6 +130,9 @@ describe('crawl', () => {
     });
     const result = await collect(crawl(options(`${base}/`, { maxPages: 12, concurrency: 3 })));
     expect(result.pages).toHaveLength(12);
+    // Twelve page requests, no more (robots.txt and sitemaps aside), at most three at a time, and really in parallel.
+    expect(pageRequests).toHaveLength(12);
+    expect(peak).toBeGreaterThan(1);
     expect(peak).toBeLessThanOrEqual(3);
   });
 
@@ -147,9 +152,9 @@ describe('crawl', () => {
   it('decodes a page in the charset its headers declare', async () => {
     const latin1 = Buffer.from(html('Café crème'), 'latin1');
     const base = await serve((_, response) => response.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' }).end(latin1));
-    for await (const item of crawl(options(`${base}/`))) {
-      if (item.kind === 'page') expect(item.page.title).toBe('Café crème');
-    }
+    const titles: string[] = [];
+    for await (const item of crawl(options(`${base}/`))) if (item.kind === 'page') titles.push(item.page.title);
+    expect(titles).toEqual(['Café crème']);
   });
 
   it('fails with one clear error when the start URL cannot be reached', async () => {

@@ -2,9 +2,10 @@ import { sha256 } from '../../core/hash.js';
 import type { Page, SourceItem } from '../../core/types.js';
 import type { CrawlOptions } from './crawl-options.js';
 import { discoverListedPages } from './discovery.js';
-import { abortableSleep } from '../../core/retry.js';
+import { abortableSleep } from '../../core/http/retry.js';
 import { startCrawl } from './crawl-start.js';
-import { type FetchLike, type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
+import { type FetchPageOptions, type FetchedPage, fetchPage } from './fetch-page.js';
 import { createMemoryFrontier, type FrontierEntry } from './frontier.js';
 import { renderFetched } from './render-fetched.js';
 import { createCrawlFetch, createHostPolicy, type HostPolicy } from './host-policy.js';
@@ -16,6 +17,9 @@ export type { CrawlOptions, CrawlProgress, KnownPage } from './crawl-options.js'
 const FAILURE_RATIO = 0.5;
 const MIN_OUTCOMES = 10;
 const MAX_CRAWL_DELAY_MS = 60_000;
+
+/** How often a worker of a shared crawl with nothing to do looks again while other workers hold entries. */
+const SHARED_POLL_MS = 250;
 
 /** Depth of a revalidation task: a stored page nothing links to any more; its links are not followed. */
 const REVALIDATION_DEPTH = -1;
@@ -212,10 +216,10 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     }
     if (extracted.emptyShell === true) {
       yield renderer === undefined
-        ? { kind: 'warning', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
-        : { kind: 'warning', input: url, message: `${url} has next to no text even after its scripts ran` };
+        ? { kind: 'warning', code: 'crawl.needs-render', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true }
+        : { kind: 'warning', code: 'crawl.empty-after-render', input: url, message: `${url} has next to no text even after its scripts ran` };
     }
-    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', input: url, message: warning };
+    for (const warning of extracted.warnings ?? []) yield { kind: 'warning', code: warning.code, input: url, message: warning.message };
     if (task.expand) await enqueue(extracted.links, task.depth + 1);
     yield* drainNotices();
     // A canonical URL inside the scope names the page, unless another page already has it.
@@ -280,9 +284,25 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
         continue;
       }
       const task = queue.shift() as Task;
+      // A shared crawl fetches only what this worker claimed: another holds it, or fetched it already.
+      if (frontier.shared !== undefined && !(await frontier.shared.claim(task.url))) continue;
       requested += 1;
       lastRequestAt = Date.now();
-      inFlight.set(task.url, fetchFor(task.url, pageHop).then(render).then((fetched) => ({ task, fetched })));
+      const slot = frontier.shared === undefined || delayMs === 0 ? Promise.resolve() : frontier.shared.hostSlot(task.url, delayMs).then((waitMs) => sleep(waitMs, options.signal));
+      inFlight.set(task.url, slot.then(() => fetchFor(task.url, pageHop)).then(render).then((fetched) => ({ task, fetched })));
+    }
+    if (inFlight.size === 0 && queue.length === 0 && frontier.shared !== undefined && requested < options.maxPages && options.signal?.aborted !== true) {
+      // This worker's queue is empty: take what other workers found, or left when they died.
+      const { entries, waiting } = await frontier.shared.more(options.concurrency * 4);
+      for (const entry of entries) {
+        seen.add(entry.url);
+        queue.push({ ...entry, expand: entry.depth !== REVALIDATION_DEPTH });
+      }
+      if (entries.length > 0) continue;
+      if (waiting) {
+        await sleep(SHARED_POLL_MS, options.signal);
+        continue;
+      }
     }
     if (inFlight.size === 0) {
       const complete = queue.length === 0 && options.signal?.aborted !== true;

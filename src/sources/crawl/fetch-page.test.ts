@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { htmlPage, serveSite, type SiteServer } from '../../testing/http-site.js';
-import { parseRetryAfter } from '../../core/retry.js';
+import { parseRetryAfter } from '../../core/http/retry.js';
 import { type FetchPageOptions, fetchPage } from './fetch-page.js';
 
 const servers: SiteServer[] = [];

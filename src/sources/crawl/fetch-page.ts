@@ -1,9 +1,9 @@
-import { describeCause } from '../../core/errors.js';
+import { parseRetryAfter } from '../../core/http/retry.js';
+import { type AttemptResult, retryLoop } from '../../core/http/retry-loop.js';
+import { declaredOver, type FetchLike, type HttpAttempt, readLimited, startAttempt } from '../../core/http/send.js';
 import { binaryContentReason, decodeDocument } from '../decode.js';
 import { PrivateHostError } from '../web/host-guard.js';
-import { abortableSleep, parseRetryAfter } from '../../core/retry.js';
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export type DocumentFormat = 'html' | 'markdown' | 'text' | 'xml';
 
@@ -70,56 +70,85 @@ const FORMATS: [RegExp, DocumentFormat][] = [
  * are given.
  */
 export async function fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage> {
-  const sleep = options.sleep ?? abortableSleep;
-  let attempt = 0;
-  for (;;) {
-    const result = await fetchOnce(url, options);
-    if (result.kind !== 'retry') return result.page;
-    if (options.signal?.aborted) return { kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true };
-    if (attempt >= options.retries) return { kind: 'failed', url, ...(result.status === undefined ? {} : { status: result.status }), message: result.message };
-    const backoff = Math.min(options.retryBaseDelayMs * 2 ** attempt, 30_000);
-    const wait = result.retryAfterMs ?? backoff;
-    if (wait > options.maxRetryAfterMs) {
-      return { kind: 'failed', url, ...(result.status === undefined ? {} : { status: result.status }), message: `${result.message}; the server asks to retry after ${Math.round(wait / 1000)} s, longer than the ${Math.round(options.maxRetryAfterMs / 1000)} s citedocs waits` };
-    }
-    attempt += 1;
-    await sleep(wait, options.signal);
+  const outcome = await retryLoop((): Promise<Attempt> => fetchOnce(url, options), {
+    retries: options.retries,
+    baseDelayMs: options.retryBaseDelayMs,
+    maxWaitMs: options.maxRetryAfterMs,
+    longWait: 'give-up',
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+  });
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.value;
+    case 'aborted':
+      return interrupted(url);
+    case 'exhausted':
+      return failed(url, outcome.failure, outcome.failure.message);
+    case 'wait-too-long':
+      return failed(url, outcome.failure, `${outcome.failure.message}; the server asks to retry after ${Math.round(outcome.waitMs / 1000)} s, longer than the ${Math.round(options.maxRetryAfterMs / 1000)} s citedocs waits`);
   }
 }
 
-type Attempt = { kind: 'done'; page: FetchedPage } | { kind: 'retry'; status?: number; message: string; retryAfterMs?: number };
+interface Retryable {
+  status?: number;
+  message: string;
+}
+
+type Attempt = AttemptResult<FetchedPage, Retryable>;
+
+function failed(url: string, failure: Retryable, message: string): FetchedPage {
+  return { kind: 'failed', url, ...(failure.status === undefined ? {} : { status: failure.status }), message };
+}
+
+function interrupted(url: string): FetchedPage {
+  return { kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true };
+}
 
 async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<Attempt> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
-  const redirects: string[] = [];
-  let url = startUrl;
-  let response: Response;
   const refusal = options.allowHop?.(startUrl);
   if (refusal !== undefined) return done({ kind: 'failed', url: startUrl, message: `${startUrl} was not requested: ${refusal}`, refusedHop: startUrl });
+  const attempt = startAttempt(options);
+  try {
+    const reached = await followRedirects(startUrl, options, attempt);
+    return reached.kind === 'response' ? await readDocument(reached.url, reached.redirects, reached.response, options, attempt) : reached.attempt;
+  } finally {
+    attempt.clear();
+  }
+}
+
+type Reached = { kind: 'response'; url: string; redirects: string[]; response: Response } | { kind: 'ended'; attempt: Attempt };
+
+/** Sends the request and follows its redirects, each hop checked by `allowHop`, loops and overlong chains refused. */
+async function followRedirects(startUrl: string, options: FetchPageOptions, attempt: HttpAttempt): Promise<Reached> {
+  const ended = (result: Attempt): Reached => ({ kind: 'ended', attempt: result });
+  const redirects: string[] = [];
+  let url = startUrl;
   for (;;) {
-    try {
-      response = await options.fetch(url, { headers: requestHeaders(options, url === startUrl), redirect: 'manual', signal });
-    } catch (error) {
-      const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error);
-      if (options.signal?.aborted) return done({ kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true });
+    const sent = await attempt.send(url, { headers: requestHeaders(options, url === startUrl), redirect: 'manual' });
+    if (sent.kind === 'failed') {
+      if (sent.aborted) return ended(done(interrupted(url)));
       // The address guard refused the host: asking again cannot change that.
-      if (error instanceof PrivateHostError) return done({ kind: 'failed', url, message: `GET ${url} failed: ${error.message}`, privateAddress: true });
-      return { kind: 'retry', message: `GET ${url} failed: ${reason}` };
+      if (sent.error instanceof PrivateHostError) return ended(done({ kind: 'failed', url, message: `GET ${url} failed: ${sent.error.message}`, privateAddress: true }));
+      return ended({ kind: 'retry', failure: { message: `GET ${url} failed: ${sent.reason}` } });
     }
+    const { response } = sent;
     const location = response.headers.get('location');
-    if (response.status < 300 || response.status > 399 || response.status === 304 || location === null) break;
+    if (response.status < 300 || response.status > 399 || response.status === 304 || location === null) return { kind: 'response', url, redirects, response };
     await response.body?.cancel();
     const next = safeResolve(location, url);
-    if (next === undefined) return done({ kind: 'failed', url, message: `GET ${url} redirects to an invalid location "${location}"` });
-    if (next === startUrl || redirects.includes(next)) return done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} is a redirect loop (${[startUrl, ...redirects, next].join(' → ')})` });
-    if (redirects.length >= options.maxRedirects) return done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} redirects more than ${options.maxRedirects} times` });
+    if (next === undefined) return ended(done({ kind: 'failed', url, message: `GET ${url} redirects to an invalid location "${location}"` }));
+    if (next === startUrl || redirects.includes(next)) return ended(done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} is a redirect loop (${[startUrl, ...redirects, next].join(' → ')})` }));
+    if (redirects.length >= options.maxRedirects) return ended(done({ kind: 'failed', url: startUrl, message: `GET ${startUrl} redirects more than ${options.maxRedirects} times` }));
     const hopRefusal = options.allowHop?.(next);
-    if (hopRefusal !== undefined) return done({ kind: 'failed', url: startUrl, message: `GET ${url} redirects to ${next}, which was not followed: ${hopRefusal}`, refusedHop: next });
+    if (hopRefusal !== undefined) return ended(done({ kind: 'failed', url: startUrl, message: `GET ${url} redirects to ${next}, which was not followed: ${hopRefusal}`, refusedHop: next }));
     redirects.push(next);
     url = next;
   }
+}
 
+/** The final response: not modified, retryable (429, 5xx), refused (status, type, size, binary) or the decoded document. */
+async function readDocument(url: string, redirects: string[], response: Response, options: FetchPageOptions, attempt: HttpAttempt): Promise<Attempt> {
   if (response.status === 304) {
     await response.body?.cancel();
     return done({ kind: 'not-modified', url });
@@ -127,7 +156,7 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
   if (response.status === 429 || response.status >= 500) {
     await response.body?.cancel();
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    return { kind: 'retry', status: response.status, message: `GET ${url} returned HTTP ${response.status}`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    return { kind: 'retry', failure: { status: response.status, message: `GET ${url} returned HTTP ${response.status}` }, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   }
   if (!response.ok) {
     await response.body?.cancel();
@@ -139,17 +168,18 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
     await response.body?.cancel();
     return done({ kind: 'failed', url, message: `GET ${url} is ${contentType || 'of no declared type'}, not HTML, Markdown or text; skipped` });
   }
-  const declared = response.headers.get('content-length');
-  if (declared !== null && Number(declared) > options.maxBytes) {
+  const declared = declaredOver(response, options.maxBytes);
+  if (declared !== undefined) {
     await response.body?.cancel();
     return done({ kind: 'failed', url, message: `GET ${url} is ${declared} bytes, over the ${options.maxBytes}-byte limit; skipped` });
   }
   let bytes: Uint8Array | undefined;
   try {
-    bytes = await readLimited(response, options.maxBytes);
+    bytes = await attempt.bounded(readLimited(response, options.maxBytes));
   } catch (error) {
-    if (options.signal?.aborted) return done({ kind: 'failed', url, message: `GET ${url} was interrupted`, interrupted: true });
-    return { kind: 'retry', message: `GET ${url} failed while reading: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}` };
+    const failure = attempt.failure(error);
+    if (failure.aborted) return done(interrupted(url));
+    return { kind: 'retry', failure: { message: `GET ${url} failed while reading: ${failure.reason}` } };
   }
   if (bytes === undefined) return done({ kind: 'failed', url, message: `GET ${url} is over the ${options.maxBytes}-byte limit; skipped` });
   const binary = options.anyType === true ? undefined : binaryContentReason(bytes);
@@ -168,7 +198,7 @@ async function fetchOnce(startUrl: string, options: FetchPageOptions): Promise<A
 }
 
 function done(page: FetchedPage): Attempt {
-  return { kind: 'done', page };
+  return { kind: 'done', value: page };
 }
 
 function requestHeaders(options: FetchPageOptions, conditional: boolean): Record<string, string> {
@@ -196,23 +226,5 @@ function safeResolve(location: string, base: string): string | undefined {
     return resolved.href;
   } catch {
     return undefined;
-  }
-}
-
-/** The body's bytes, or undefined once it passes `maxBytes` (the rest is not read). */
-export async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  if (response.body === null) return new Uint8Array();
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done: finished, value } = await reader.read();
-    if (finished) return Buffer.concat(parts);
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    parts.push(value);
   }
 }

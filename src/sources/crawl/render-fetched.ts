@@ -1,5 +1,6 @@
 import { type PageRenderer, RenderError, type ResourceAnswer } from '../render/page-renderer.js';
-import { type FetchedPage, type FetchLike, readLimited } from './fetch-page.js';
+import { type FetchLike, readLimited } from '../../core/http/send.js';
+import type { FetchedPage } from './fetch-page.js';
 
 export interface RenderStep {
   renderer: PageRenderer;

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSite, type SiteServer } from '../../testing/http-site.js';
-import { createChromiumRenderer, RendererUnavailableError } from './chromium-renderer.js';
+import { createChromiumRenderer, playwrightMissing, RendererUnavailableError } from './chromium-renderer.js';
 import type { PageRenderer, ResourceAnswer } from './page-renderer.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -113,6 +113,15 @@ describe.skipIf(!available)('Chromium renderer', { timeout: 60_000 }, () => {
     const controller = new AbortController();
     controller.abort();
     await expect(renderer.render(`${site.base}/`, { html: SHELL, fetchResource: sameOriginOnly, abortSignal: controller.signal })).rejects.toMatchObject({ interrupted: true });
+  });
+});
+
+describe('Chromium renderer without playwright-core', () => {
+  it('names the command that installs the optional package where citedocs is installed', () => {
+    expect(playwrightMissing({ kind: 'global', prefix: '/opt/tools' })).toBe(
+      '--render needs the optional npm package playwright-core, which is not installed: install it with `npm install -g --prefix /opt/tools playwright-core@^1.65.1`.',
+    );
+    expect(playwrightMissing({ kind: 'dependency', project: '/srv/app' })).toMatch(/`npm install playwright-core@\^1\.65\.1` in \/srv\/app\.$/);
   });
 });
 

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import pLimit from 'p-limit';
 import type { Browser, BrowserContext, BrowserType, Route } from 'playwright-core';
 import { CitedocsError, describeCause } from '../../core/errors.js';
+import { type InstallKind, installInstruction, installKind } from '../../core/install-hint.js';
+import { optionalPackageSpec } from '../../core/package-info.js';
 import { type PageRenderer, type RenderedPage, RenderError, type RenderOptions } from './page-renderer.js';
 
 export interface ChromiumRendererOptions {
@@ -18,6 +20,15 @@ export interface ChromiumRendererOptions {
 /** Rendering cannot start at all (playwright-core or Chromium missing): the whole ingest stops with how to fix it. */
 export class RendererUnavailableError extends CitedocsError {
   override readonly name = 'RendererUnavailableError';
+}
+
+/**
+ * playwright-core (14 MB) is an optional peer dependency: only `--render` uses it. The message
+ * names the command that installs it where this copy of citedocs imports from (a global prefix, a
+ * project).
+ */
+export function playwrightMissing(where: InstallKind = installKind()): string {
+  return `--render needs the optional npm package playwright-core, which is not installed: install it with ${installInstruction([optionalPackageSpec('playwright-core')], where)}.`;
 }
 
 /** Time given, past the page's budget, to read its DOM and close it before it is torn down. */
@@ -78,7 +89,7 @@ async function launchChromium(executablePath: string): Promise<Browser> {
   try {
     ({ chromium } = await import('playwright-core'));
   } catch (error) {
-    throw new RendererUnavailableError('--render needs the npm package playwright-core, which is missing: run `npm install playwright-core` where citedocs is installed.', { cause: error });
+    throw new RendererUnavailableError(playwrightMissing(), { cause: error });
   }
   if (!existsSync(executablePath)) {
     throw new RendererUnavailableError(`--render needs Chromium, which is not at ${executablePath}: install it (\`apt-get install chromium\` on Debian and Ubuntu), or set crawl.browserPath to where it is.`);

@@ -1,6 +1,6 @@
-import { describeCause } from '../../core/errors.js';
-import { abortableSleep, backoffMs, parseRetryAfter } from '../../core/retry.js';
-import { type FetchLike, readLimited } from '../crawl/fetch-page.js';
+import { parseRetryAfter } from '../../core/http/retry.js';
+import { retryLoop } from '../../core/http/retry-loop.js';
+import { type FetchLike, type HttpAttempt, readLimited, startAttempt } from '../../core/http/send.js';
 import { decodeDocument } from '../decode.js';
 import { type ParsedResultsPage, parseDuckDuckGoHtml } from './duckduckgo-html.js';
 import { type SafeSearch, type SearchBackend, SearchBlockedError, type SearchHit, type WebSearchOptions, type WebSearchOutcome } from './search-backend.js';
@@ -25,7 +25,10 @@ const SAFE_SEARCH: Record<SafeSearch, string> = { strict: '1', moderate: '-1', o
 const RESULTS_PER_PAGE = 10;
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-type PageAnswer = { kind: 'page'; page: ParsedResultsPage } | { kind: 'refused'; message: string; retryAfterMs?: number };
+interface Refusal {
+  message: string;
+  retryAfterMs?: number;
+}
 
 /**
  * DuckDuckGo's HTML endpoint: the first page by GET `?q=`, later ones by POSTing the page's
@@ -36,45 +39,67 @@ type PageAnswer = { kind: 'page'; page: ParsedResultsPage } | { kind: 'refused';
  */
 export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBackend {
   const searchUrl = options.searchUrl ?? DUCKDUCKGO_HTML_URL;
-  const sleep = options.sleep ?? abortableSleep;
   const attempts = Math.max(1, options.attempts);
 
+  type PageAnswer = { kind: 'done'; value: ParsedResultsPage } | { kind: 'retry'; failure: Refusal; retryAfterMs?: number };
+  const refused = (message: string, retryAfterMs?: number): PageAnswer => ({ kind: 'retry', failure: { message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+
   async function request(form: URLSearchParams, first: boolean, signal: AbortSignal | undefined): Promise<PageAnswer> {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const url = first ? withQuery(searchUrl, form) : searchUrl;
-    let response: Response;
+    const attempt = startAttempt({ fetch: options.fetch, timeoutMs: options.timeoutMs, signal });
     try {
-      response = await options.fetch(url, {
+      const url = first ? withQuery(searchUrl, form) : searchUrl;
+      const sent = await attempt.send(url, {
         method: first ? 'GET' : 'POST',
         headers: { 'user-agent': options.userAgent, accept: 'text/html', ...(first ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
         ...(first ? {} : { body: form.toString() }),
-        signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
       });
-    } catch (error) {
-      if (signal?.aborted === true) throw signal.reason;
-      return { kind: 'refused', message: `${searchUrl} could not be reached: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}` };
+      if (sent.kind === 'failed') {
+        if (sent.aborted) throw signal?.reason;
+        return refused(`${searchUrl} could not be reached: ${sent.reason}`);
+      }
+      return await readResultsPage(url, sent.response, attempt, signal);
+    } finally {
+      attempt.clear();
     }
+  }
+
+  async function readResultsPage(url: string, response: Response, attempt: HttpAttempt, signal: AbortSignal | undefined): Promise<PageAnswer> {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    const refused = (message: string): PageAnswer => ({ kind: 'refused', message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     if (response.status === 429 || response.status === 403 || response.status >= 500) {
       await response.body?.cancel();
-      return refused(`${searchUrl} answered HTTP ${response.status}${response.status === 429 ? ' (too many requests)' : ''}`);
+      return refused(`${searchUrl} answered HTTP ${response.status}${response.status === 429 ? ' (too many requests)' : ''}`, retryAfterMs);
     }
     if (!response.ok) {
       await response.body?.cancel();
-      return refused(`${searchUrl} answered HTTP ${response.status}`);
+      return refused(`${searchUrl} answered HTTP ${response.status}`, retryAfterMs);
     }
     let bytes: Uint8Array | undefined;
     try {
-      bytes = await readLimited(response, MAX_BODY_BYTES);
+      bytes = await attempt.bounded(readLimited(response, MAX_BODY_BYTES));
     } catch (error) {
-      if (signal?.aborted === true) throw signal.reason;
-      return refused(`${searchUrl} failed while sending its page: ${timeout.aborted ? `timed out after ${options.timeoutMs} ms` : describeCause(error)}`);
+      const failure = attempt.failure(error);
+      if (failure.aborted) throw signal?.reason;
+      return refused(`${searchUrl} failed while sending its page: ${failure.reason}`, retryAfterMs);
     }
-    if (bytes === undefined) return refused(`${searchUrl} sent a page over ${MAX_BODY_BYTES} bytes, which is not a results page`);
+    if (bytes === undefined) return refused(`${searchUrl} sent a page over ${MAX_BODY_BYTES} bytes, which is not a results page`, retryAfterMs);
     const page = parseDuckDuckGoHtml(decodeDocument(bytes, { contentType: response.headers.get('content-type') ?? '', html: true }), url);
-    if (page.kind === 'blocked') return refused(`${page.reason}${response.status === 202 ? ' with HTTP 202' : ''}: it is rate limiting this address`);
-    return { kind: 'page', page };
+    if (page.kind === 'blocked') return refused(`${page.reason}${response.status === 202 ? ' with HTTP 202' : ''}: it is rate limiting this address`, retryAfterMs);
+    return { kind: 'done', value: page };
+  }
+
+  /** One results page, tried again after a growing pause (or the server's Retry-After, capped) while refused. */
+  async function resultsPage(form: URLSearchParams, first: boolean, signal: AbortSignal | undefined): Promise<{ kind: 'page'; page: ParsedResultsPage; requests: number } | { kind: 'refused'; refusal: Refusal; requests: number }> {
+    let requests = 0;
+    const outcome = await retryLoop(
+      () => {
+        requests += 1;
+        return request(form, first, signal);
+      },
+      { retries: attempts - 1, baseDelayMs: options.backoffMs, maxWaitMs: options.maxBackoffMs, longWait: 'cap', ...(signal === undefined ? {} : { signal }), ...(options.sleep === undefined ? {} : { sleep: options.sleep }) },
+    );
+    if (outcome.kind === 'done') return { kind: 'page', page: outcome.value, requests };
+    if (outcome.kind === 'aborted') throw signal?.reason;
+    return { kind: 'refused', refusal: outcome.failure, requests };
   }
 
   return {
@@ -88,18 +113,12 @@ export function createDuckDuckGoBackend(options: DuckDuckGoOptions): SearchBacke
       let form = new URLSearchParams({ q: query, kl: search.region ?? 'wt-wt', kp: SAFE_SEARCH[search.safeSearch ?? 'moderate'] });
       const maxRequests = Math.ceil(search.maxResults / RESULTS_PER_PAGE) + 2;
       for (let pageIndex = 0; hits.length < search.maxResults && pageIndex < maxRequests; pageIndex += 1) {
-        let answer: PageAnswer | undefined;
-        for (let attempt = 0; attempt < attempts; attempt += 1) {
-          requests += 1;
-          answer = await request(form, pageIndex === 0, search.signal);
-          if (answer.kind === 'page' || attempt === attempts - 1) break;
-          const wait = Math.min(answer.retryAfterMs ?? backoffMs(options.backoffMs, attempt), options.maxBackoffMs);
-          await sleep(wait, search.signal);
-        }
-        if (answer === undefined || answer.kind === 'refused') {
-          const message = `${answer?.message ?? 'no answer'} (${attempts} ${attempts === 1 ? 'try' : 'tries'})`;
+        const answer = await resultsPage(form, pageIndex === 0, search.signal);
+        requests += answer.requests;
+        if (answer.kind === 'refused') {
+          const message = `${answer.refusal.message} (${attempts} ${attempts === 1 ? 'try' : 'tries'})`;
           if (hits.length === 0) {
-            const retryAfter = answer?.kind === 'refused' && answer.retryAfterMs !== undefined ? Math.ceil(answer.retryAfterMs / 1000) : undefined;
+            const retryAfter = answer.refusal.retryAfterMs === undefined ? undefined : Math.ceil(answer.refusal.retryAfterMs / 1000);
             throw new SearchBlockedError(`The web search failed: ${message}. Wait a few minutes and try again, or set web.searchUrl to another DuckDuckGo-compatible endpoint.`, retryAfter);
           }
           warnings.push(`The web search stopped after ${hits.length} results: ${message}.`);

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { abortableSleep } from '../../core/retry.js';
+import { abortableSleep } from '../../core/http/retry.js';
 import { type FetchedPage, type FetchPageOptions, fetchPage } from '../crawl/fetch-page.js';
 import { type RobotsPolicy, robotsFetchOptions, robotsPolicyOf, robotsUrlOf } from '../crawl/robots.js';
 import { PRIVATE_HOST_PHRASE } from './host-guard.js';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { htmlPage, serveSite, type SiteServer } from '../../testing/http-site.js';
-import { type FetchLike, fetchPage } from '../crawl/fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
+import { fetchPage } from '../crawl/fetch-page.js';
 import { assertPublicLiteral, createGuardedFetch, forbiddenRange, type GuardedFetch, type LookupFunction, PRIVATE_HOST_PHRASE, PrivateHostError } from './host-guard.js';
 
 const servers: SiteServer[] = [];

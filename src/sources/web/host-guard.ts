@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { CitedocsError } from '../../core/errors.js';
-import type { FetchLike } from '../crawl/fetch-page.js';
+import type { FetchLike } from '../../core/http/send.js';
 
 /** `dns.lookup`'s shape: tests resolve made-up host names to 127.0.0.1 with their own. */
 export type LookupFunction = (

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
-import type { JudgementCache } from '../../rank/judgement-cache.js';
+import type { JudgementCache } from '../../core/judgement-cache.js';
 import type { FetchedPage } from '../crawl/fetch-page.js';
 import type { SearchHit } from './search-backend.js';
 

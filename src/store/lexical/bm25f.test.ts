@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isStopWord } from '../../core/query-terms.js';
+import { isStopWord } from '../../lexical/stop-words.js';
 import type { LexicalRanking } from '../../core/types.js';
-import { queryTerms } from './analyze.js';
+import { queryTerms } from '../../lexical/analyze.js';
 import { scoreBm25f } from './bm25f.js';
 import { buildSegment, decodePostings, encodePostings, type IndexedChunk } from './segment.js';
 

@@ -1,79 +1,16 @@
 import type { LexicalRanking } from '../../core/types.js';
-import type { QueryTerm } from './analyze.js';
+import type { QueryTerm } from '../../lexical/analyze.js';
 import { FIELD_COUNT, FIELDS } from './fields.js';
 import { collectPruned } from './max-score.js';
 import type { PostingList, Segment } from './segment.js';
+import type { QueryScoring, ScoredDoc, ScoredHit, ScoringIndex, ScoringSegment } from './scoring-types.js';
 import { TopK } from './top-k.js';
+import { weightedCount } from './weighted-count.js';
 
-export interface ScoredDoc {
-  /** The document's position in its segment (in the one segment, for `scoreBm25f`). */
-  ordinal: number;
-  score: number;
-  /** Each field's share of the score (before the link prior), in FIELDS order; with `explain`. */
-  fields?: number[];
-  /** The link priors' factor (the entry's links and its page's); with `explain`. */
-  prior?: number;
-}
-
-export interface ScoredHit extends ScoredDoc {
-  /** Which of the index's segments holds the document. */
-  segment: number;
-  rowId: number;
-}
+export type { QueryScoring, ScoredDoc, ScoredHit, ScoringIndex, ScoringSegment } from './scoring-types.js';
 
 /** Links to one chunk (or linking pages to one page) at which a link prior reaches full strength, at least. */
 export const PRIOR_FULL_LINKS = 100;
-
-/** One segment as the scorer reads it: immutable documents, postings, and the deleted ones. */
-export interface ScoringSegment {
-  count: number;
-  /** The store's row id of each document: ties are broken by it, as by document order in one segment. */
-  rowIds: Float64Array;
-  /** `count × FIELD_COUNT` field lengths. */
-  lengths: Uint16Array;
-  /** One bit per document, set when it was deleted; absent when none was. Never changed in place: new tombstones come as a new array. */
-  deleted?: Uint8Array | undefined;
-  /** Links to the document's entry, and other pages linking into its page, capped at 65,535. */
-  inlinks(doc: number): number;
-  pageInlinks(doc: number): number;
-  postings(term: string): PostingList | undefined;
-}
-
-/** Every segment of an index and the statistics of its live documents, so scores equal one segment's. */
-export interface ScoringIndex {
-  /** Live documents, over all segments. */
-  documents: number;
-  /** Mean length of each field over the live documents. */
-  averageLengths: readonly number[];
-  /** At least the links of every live document (`inlinks`, `pageInlinks`): the link prior is bounded by its value at these. */
-  maxInlinks: number;
-  maxPageInlinks: number;
-  segments: readonly ScoringSegment[];
-}
-
-/** What scoring any segment for one query needs, computed once per query. */
-export interface QueryScoring {
-  /** The query's terms, as the index spells them. */
-  terms: readonly string[];
-  /** Field weights, in FIELDS order. */
-  weights: readonly number[];
-  k1: number;
-  averages: readonly number[];
-  /** Names the weights and b that bounds computed for them hold for. */
-  boundKey: string;
-  /** Each query term's IDF times its weight. */
-  idfs: readonly number[];
-  /** Each term's postings in each segment: `lists[term][segment]`. */
-  lists: readonly (readonly (PostingList | undefined)[])[];
-  /** Each term's live documents over all segments. */
-  frequencies: readonly number[];
-  /** Each document's norms (`count × FIELD_COUNT`), for the query's b and mean lengths. */
-  norms(segment: ScoringSegment): Float32Array;
-  /** The link priors' factor of a document. */
-  prior(segment: ScoringSegment, doc: number): number;
-  /** No live document's prior is larger. */
-  maxPrior: number;
-}
 
 /**
  * How to find the top k: skipping what cannot enter, scoring every posting (the reference the
@@ -252,13 +189,7 @@ function collectExhaustive(index: ScoringIndex, query: QueryScoring, best: TopK<
       for (let index = 0; index < docs.length; index += 1) {
         const doc = docs[index] as number;
         if (deleted !== undefined && isDeleted(deleted, doc)) continue;
-        let weighted = 0;
-        const at = index * FIELD_COUNT;
-        const normAt = doc * FIELD_COUNT;
-        for (let field = 0; field < FIELD_COUNT; field += 1) {
-          const tf = tfs[at + field] as number;
-          if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
-        }
+        const weighted = weightedCount(tfs, index, norms, doc, weights);
         if (weighted === 0) continue;
         const gain = (idf * weighted) / (k1 + weighted);
         if (seen[doc] === 0) {

@@ -1,5 +1,5 @@
 import type { Chunk, TextField } from '../../core/types.js';
-import { codeTerms, wordTerms } from './analyze.js';
+import { codeTerms, wordTerms } from '../../lexical/analyze.js';
 
 /**
  * The fields a chunk is indexed under. Documentation has structure that plain BM25 over the

@@ -1,5 +1,5 @@
-import type { QueryScoring, ScoringSegment } from './bm25f.js';
-import { FIELD_COUNT } from './fields.js';
+import type { QueryScoring, ScoringSegment } from './scoring-types.js';
+import { weightedCount } from './weighted-count.js';
 import type { PostingList } from './segment.js';
 
 /** A cached bound is reused while the mean lengths have grown by at most this factor since it was computed. */
@@ -96,13 +96,7 @@ export function weightedBound(segment: ScoringSegment, term: string, list: Posti
   const blocks = new Float64Array(Math.ceil(docs.length / BLOCK_SIZE));
   let most = 0;
   for (let index = 0; index < docs.length; index += 1) {
-    const at = index * FIELD_COUNT;
-    const normAt = (docs[index] as number) * FIELD_COUNT;
-    let weighted = 0;
-    for (let field = 0; field < FIELD_COUNT; field += 1) {
-      const tf = tfs[at + field] as number;
-      if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
-    }
+    const weighted = weightedCount(tfs, index, norms, docs[index] as number, weights);
     const block = Math.floor(index / BLOCK_SIZE);
     if (weighted > (blocks[block] as number)) blocks[block] = weighted;
     if (weighted > most) most = weighted;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LexicalRanking } from '../../core/types.js';
-import type { QueryTerm } from './analyze.js';
+import type { QueryTerm } from '../../lexical/analyze.js';
 import { type ScoredHit, type ScoringIndex, type ScoringSegment, scoreIndex } from './bm25f.js';
 import { FIELD_COUNT } from './fields.js';
 import { buildSegment } from './segment.js';

@@ -1,6 +1,6 @@
-import type { QueryScoring, ScoredHit, ScoringIndex, ScoringSegment } from './bm25f.js';
-import { FIELD_COUNT } from './fields.js';
+import type { QueryScoring, ScoredHit, ScoringIndex, ScoringSegment } from './scoring-types.js';
 import { BLOCK_SIZE, weightedBound } from './list-bounds.js';
+import { weightedCount } from './weighted-count.js';
 import type { PostingList } from './segment.js';
 import type { TopK } from './top-k.js';
 
@@ -97,6 +97,16 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
     const current = Float64Array.from(docsOf, (docs) => docs[0] as number);
     /** Documents below this lie in a window whose block bound reached the threshold: they are candidates one by one. */
     let windowEnd = 0;
+    /** The gain of list `at` for `doc` (at its `position`), kept for the current candidate; −1 when no weighted field holds it. */
+    const record = (at: number, position: number, doc: number): number => {
+      const term = positionOf[at] as number;
+      const gain = gainAt(tfsOf[at] as Uint8Array, position, norms, doc, weights, query.idfs[term] as number, k1);
+      if (gain >= 0) {
+        gains[term] = gain;
+        marks[term] = candidate;
+      }
+      return gain;
+    };
 
     let threshold = best.threshold();
     let firstEssential = 0;
@@ -157,10 +167,8 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
         const docs = docsOf[at] as Uint32Array;
         const position = cursor[at] as number;
         if (!isDeleted) {
-          const gain = gainAt(tfsOf[at] as Uint8Array, position, norms, doc, weights, query.idfs[positionOf[at] as number] as number, k1);
+          const gain = record(at, position, doc);
           if (gain >= 0) {
-            gains[positionOf[at] as number] = gain;
-            marks[positionOf[at] as number] = candidate;
             partial += gain;
             matched = true;
           }
@@ -180,12 +188,8 @@ export function collectPruned(index: ScoringIndex, query: QueryScoring, best: To
         cursor[at] = position;
         current[at] = position < docs.length ? (docs[position] as number) : END;
         if (current[at] === doc) {
-          const gain = gainAt(tfsOf[at] as Uint8Array, position, norms, doc, weights, query.idfs[positionOf[at] as number] as number, k1);
-          if (gain >= 0) {
-            gains[positionOf[at] as number] = gain;
-            marks[positionOf[at] as number] = candidate;
-            partial += gain;
-          }
+          const gain = record(at, position, doc);
+          if (gain >= 0) partial += gain;
         }
         const remaining = at === 0 ? 0 : (prefix[at - 1] as number);
         if ((partial + remaining) * prior * MARGIN < threshold) {
@@ -262,13 +266,7 @@ function gainBound(idf: number, weighted: number, k1: number): number {
 
 /** A term's gain for the document at `position` of its list, as the exhaustive pass computes it; −1 when no weighted field holds it. */
 function gainAt(tfs: Uint8Array, position: number, norms: Float32Array, doc: number, weights: readonly number[], idf: number, k1: number): number {
-  let weighted = 0;
-  const at = position * FIELD_COUNT;
-  const normAt = doc * FIELD_COUNT;
-  for (let field = 0; field < FIELD_COUNT; field += 1) {
-    const tf = tfs[at + field] as number;
-    if (tf !== 0) weighted += ((weights[field] as number) * tf) / (norms[normAt + field] as number);
-  }
+  const weighted = weightedCount(tfs, position, norms, doc, weights);
   if (weighted === 0) return -1;
   return (idf * weighted) / (k1 + weighted);
 }

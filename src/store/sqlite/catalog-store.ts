@@ -1,36 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { CatalogStore, IngestJob, SourceInput, SourceLabel, StoredSource } from '../store.js';
+import type { CatalogStore, SourceInput, SourceLabel, StoredSource } from '../store.js';
+import { jobOfRow, type JobRow, sourceOfRow, type SourceRow } from '../rows.js';
 import type { Synchronous } from './synchronous.js';
 
 type Prepare = (sql: string) => Database.Statement;
-
-interface SourceRow {
-  id: number;
-  library: string;
-  version: string;
-  root_url: string;
-  kind: StoredSource['kind'];
-  settings: string;
-  created_at: string;
-  last_crawl: string | null;
-  pages: number;
-  passages: number;
-  newest_fetch: string | null;
-  oldest_fetch: string | null;
-  description: string | null;
-}
-
-interface JobRow {
-  id: number;
-  library: string;
-  version: string;
-  url: string;
-  state: IngestJob['state'];
-  progress: string;
-  started_at: string;
-  ended_at: string | null;
-  error: string | null;
-}
 
 /** Sources (a library at a version, the pages it owns) and ingest jobs, in the index file. */
 export function createCatalogStore(prepare: Prepare, writable: () => void): Synchronous<CatalogStore> {
@@ -100,37 +73,5 @@ export function createCatalogStore(prepare: Prepare, writable: () => void): Sync
       );
     },
     listJobs: () => (prepare('SELECT * FROM jobs ORDER BY id DESC').all() as JobRow[]).map(jobOfRow),
-  };
-}
-
-function sourceOfRow(row: SourceRow): StoredSource {
-  return {
-    id: row.id,
-    library: row.library,
-    version: row.version,
-    rootUrl: row.root_url,
-    kind: row.kind,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    createdAt: row.created_at,
-    pages: row.pages,
-    passages: row.passages,
-    ...(row.last_crawl === null ? {} : { lastCrawl: row.last_crawl }),
-    ...(row.newest_fetch === null ? {} : { newestFetch: row.newest_fetch }),
-    ...(row.oldest_fetch === null ? {} : { oldestFetch: row.oldest_fetch }),
-    ...(row.description === null || row.description === '' ? {} : { description: row.description }),
-  };
-}
-
-function jobOfRow(row: JobRow): IngestJob {
-  return {
-    id: row.id,
-    library: row.library,
-    version: row.version,
-    url: row.url,
-    state: row.state,
-    progress: JSON.parse(row.progress) as IngestJob['progress'],
-    startedAt: row.started_at,
-    ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
-    ...(row.error === null ? {} : { error: row.error }),
   };
 }

@@ -1,19 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { FrontierEntry, StoppedBy } from '../../core/types.js';
-import type { CrawlRun, CrawlStateStore, IngestOutcome, IngestRunSummary } from '../store.js';
+import type { FrontierEntry } from '../../core/types.js';
+import type { CrawlRun, CrawlStateStore } from '../store.js';
 import { guardStore } from './sqlite-errors.js';
 import type { Synchronous } from './synchronous.js';
-
-interface RunRow {
-  start_url: string;
-  started_at: string;
-  finished_at: string | null;
-  outcome?: string | null;
-  ended_at?: string | null;
-  detail?: string | null;
-}
-
-const OUTCOMES: readonly IngestOutcome[] = ['running', 'complete', 'limited', 'stopped', 'interrupted'];
+import { type RunRow, runSummaryOfRow } from '../rows.js';
 
 /**
  * Crawl runs and their frontier in the SQLite file: written as the crawl goes, so kill -9
@@ -71,24 +61,7 @@ export function createCrawlState(database: Database.Database, path: string): Syn
         const rows = database
           .prepare(`SELECT ${columns} FROM crawl_runs r WHERE r.id = (SELECT max(id) FROM crawl_runs WHERE start_url = r.start_url) ORDER BY r.id DESC`)
           .all() as RunRow[];
-        return rows.map(summaryOf);
+        return rows.map(runSummaryOfRow);
       }),
-  };
-}
-
-function summaryOf(row: RunRow): IngestRunSummary {
-  const known = OUTCOMES.find((outcome) => outcome === row.outcome);
-  // Before schema 6 only "finished or not" was recorded.
-  const outcome: IngestOutcome = known ?? (row.finished_at === null ? 'running' : 'complete');
-  const detail = row.detail ? (JSON.parse(row.detail) as { stoppedBy?: StoppedBy; reason?: string }) : {};
-  const endedAt = row.ended_at ?? row.finished_at ?? undefined;
-  return {
-    source: row.start_url,
-    startedAt: row.started_at,
-    ...(endedAt === undefined ? {} : { endedAt }),
-    outcome,
-    complete: outcome === 'complete',
-    ...(detail.stoppedBy === undefined ? {} : { stoppedBy: detail.stoppedBy }),
-    ...(detail.reason === undefined ? {} : { reason: detail.reason }),
   };
 }

@@ -1,13 +1,11 @@
 import type Database from 'better-sqlite3';
+import { type LinkCounts, linkCountsOf, type LinkKeyRow } from '../lexical/link-counts.js';
 import type { AnalyzedDocument } from '../lexical/segment.js';
+import type { DocumentKeys } from '../lexical/segment-storage.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
-/** The keys of one document in lexical_keys: its entry (0 when it has none) and its page. */
-export interface DocumentKeys {
-  entry: number;
-  page: number;
-}
+export type { DocumentKeys } from '../lexical/segment-storage.js';
 
 /**
  * Keeps the link counts of the whole index right as documents come and go, so the link priors
@@ -72,35 +70,9 @@ export function createLinkCounts(prepare: Prepare) {
   };
 }
 
-/** Link counts of the keys that have any, capped as the priors read them, and their largest values over live documents. */
-export interface LinkCounts {
-  entryLinks: Map<number, number>;
-  pageLinks: Map<number, number>;
-  maxEntryLinks: number;
-  maxPageLinks: number;
-}
-
-const CAP = 65_535;
+export type { LinkCounts } from '../lexical/link-counts.js';
 
 /** Reads the link counts: only keys with links (a partial index finds them), so it costs the links, not the documents. */
 export function readLinkCounts(prepare: Prepare): LinkCounts {
-  const rows = prepare('SELECT id, entry_links, page_links, docs FROM lexical_keys WHERE entry_links > 0 OR page_links > 0').all() as {
-    id: number;
-    entry_links: number;
-    page_links: number;
-    docs: number;
-  }[];
-  const counts: LinkCounts = { entryLinks: new Map(), pageLinks: new Map(), maxEntryLinks: 0, maxPageLinks: 0 };
-  for (const row of rows) {
-    const entry = Math.min(row.entry_links, CAP);
-    const page = Math.min(row.page_links, CAP);
-    if (entry > 0) counts.entryLinks.set(row.id, entry);
-    if (page > 0) counts.pageLinks.set(row.id, page);
-    // The largest count over live documents: a key no document uses sets no maximum.
-    if (row.docs > 0) {
-      counts.maxEntryLinks = Math.max(counts.maxEntryLinks, entry);
-      counts.maxPageLinks = Math.max(counts.maxPageLinks, page);
-    }
-  }
-  return counts;
+  return linkCountsOf(prepare('SELECT id, entry_links, page_links, docs FROM lexical_keys WHERE entry_links > 0 OR page_links > 0').all() as LinkKeyRow[]);
 }

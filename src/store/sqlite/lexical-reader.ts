@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ScoringIndex, ScoringSegment } from '../lexical/bm25f.js';
 import type { PostingList } from '../lexical/segment.js';
+import { scoringIndex } from '../lexical/segment-storage.js';
 import { type LinkCounts, readLinkCounts } from './lexical-links.js';
 import { listSegments, PostingsCache, readDeleted, readSegment, readStats, type StoredSegment } from './lexical-segment-rows.js';
 
@@ -78,13 +79,7 @@ export function createLexicalReader(prepare: Prepare, cacheBytes = POSTINGS_CACH
         segments.push(segment);
       }
       for (const id of known.keys()) if (!listed.has(id)) known.delete(id);
-      const index: ScoringIndex = {
-        documents: stats.documents,
-        averageLengths: stats.lengths.map((total) => (stats.documents === 0 ? 0 : total / stats.documents)),
-        maxInlinks: links.maxEntryLinks,
-        maxPageInlinks: links.maxPageLinks,
-        segments,
-      };
+      const index = scoringIndex(stats, links, segments);
       current = { generation: stats.generation, index };
       return index;
     },

@@ -2,32 +2,12 @@ import type Database from 'better-sqlite3';
 import { decodePostings, type PostingList } from '../lexical/segment.js';
 import { FIELD_COUNT } from '../lexical/fields.js';
 import { alignedCopy, blobOf } from './blobs.js';
+import type { LexicalStats, SegmentListing, StoredSegment } from '../lexical/segment-storage.js';
 
 type Prepare = (sql: string) => Database.Statement;
 
-/** A stored segment's documents, as read once: they never change, only its tombstones do. */
-export interface StoredSegment {
-  id: number;
-  count: number;
-  /** Ascending: a chunk's document is found by binary search. */
-  rowIds: Float64Array;
-  lengths: Uint16Array;
-  /** Per document: its entry key, then its page key (ids in lexical_keys; 0 for none). */
-  linkKeys: Uint32Array;
-}
-
-export interface SegmentListing {
-  id: number;
-  doc_count: number;
-  deleted_count: number;
-}
-
-/** The index-wide statistics row: live documents, each field's total length, and the commit generation. */
-export interface LexicalStats {
-  documents: number;
-  lengths: number[];
-  generation: number;
-}
+export type { LexicalStats, SegmentListing, StoredSegment } from '../lexical/segment-storage.js';
+export { findDocument } from '../lexical/segment-storage.js';
 
 export function readStats(prepare: Prepare): LexicalStats {
   const row = prepare('SELECT documents, lengths, generation FROM lexical_stats WHERE id = 1').get() as { documents: number; lengths: string; generation: number } | undefined;
@@ -75,20 +55,6 @@ export function readSegment(prepare: Prepare, id: number): StoredSegment {
 export function readDeleted(prepare: Prepare, id: number): Uint8Array {
   const bytes = prepare('SELECT deleted FROM lexical_segments WHERE id = ?').pluck().get(id) as Buffer | undefined;
   return bytes === undefined ? new Uint8Array(0) : new Uint8Array(bytes);
-}
-
-/** The position of a row id in a segment, or -1. */
-export function findDocument(segment: StoredSegment, rowId: number): number {
-  let low = 0;
-  let high = segment.count - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const found = segment.rowIds[middle] as number;
-    if (found === rowId) return middle;
-    if (found < rowId) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
 }
 
 /**

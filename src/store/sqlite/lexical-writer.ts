@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 import { FIELD_COUNT } from '../lexical/fields.js';
-import { analyzeDocument, encodePostings } from '../lexical/segment.js';
+import { encodePostings } from '../lexical/segment.js';
+import {
+  addDocument, analyzeRow, type ChunkSourceRow, documentKeys, type GrowingPostings, newSegmentBuild, type PendingChunkRow, setLinkKeys, tombstone, type Tombstones,
+} from '../lexical/segment-storage.js';
 import { createLinkCounts } from './lexical-links.js';
 import { mergeSegments, chooseMerge } from './lexical-merge.js';
 import { findDocument, insertSegment, listSegments, readDeleted, readSegment, readStats, type StoredSegment, writeStats } from './lexical-segment-rows.js';
@@ -11,44 +14,6 @@ type Prepare = (sql: string) => Database.Statement;
 export const FLUSH_DOCS = 20_000;
 /** Documents merged at most per refresh: an update never pays for more (the rest waits for the next). */
 export const MERGE_DOCS_PER_REFRESH = 250_000;
-
-interface PendingRow {
-  id: number;
-  url: string;
-  title: string;
-  anchor: string | null;
-  heading_path: string;
-  text: string;
-  intro_anchor: string | null;
-}
-
-/** Postings of one term while a segment is built: growable typed arrays, not arrays of numbers. */
-class GrowingPostings {
-  docs = new Uint32Array(4);
-  tfs = new Uint8Array(4 * FIELD_COUNT);
-  length = 0;
-  push(doc: number, counts: Uint8Array): void {
-    if (this.length === this.docs.length) {
-      const docs = new Uint32Array(this.length * 2);
-      docs.set(this.docs);
-      this.docs = docs;
-      const tfs = new Uint8Array(this.length * 2 * FIELD_COUNT);
-      tfs.set(this.tfs);
-      this.tfs = tfs;
-    }
-    this.docs[this.length] = doc;
-    this.tfs.set(counts, this.length * FIELD_COUNT);
-    this.length += 1;
-  }
-}
-
-const chunkOf = (row: Omit<PendingRow, 'intro_anchor'>) => ({
-  pageUrl: row.url,
-  pageTitle: row.title,
-  headingPath: JSON.parse(row.heading_path) as string[],
-  text: row.text,
-  ...(row.anchor === null ? {} : { anchor: row.anchor }),
-});
 
 export interface LexicalWriter {
   /** Records chunks just stored: the next flush indexes them. Inside the transaction that stored them. */
@@ -87,35 +52,21 @@ export function createLexicalWriter(database: Database.Database, prepare: Prepar
               (SELECT f.anchor FROM chunks f WHERE f.page_id = c.page_id ORDER BY f.ordinal LIMIT 1) AS intro_anchor
          FROM lexical_pending l JOIN chunks c ON c.id = l.chunk_id JOIN pages p ON p.id = c.page_id
         ORDER BY l.chunk_id LIMIT ?`,
-    ).all(limit) as PendingRow[];
+    ).all(limit) as PendingChunkRow[];
     if (rows.length === 0) return 0;
     const stats = readStats(prepare);
     const count = rows.length;
-    const rowIds = new Float64Array(count);
-    const lengths = new Uint16Array(count * FIELD_COUNT);
-    const linkKeys = new Uint32Array(count * 2);
-    const postings = new Map<string, GrowingPostings>();
+    const build = newSegmentBuild(count);
     rows.forEach((row, ordinal) => {
-      const document = analyzeDocument(chunkOf(row), row.intro_anchor ?? undefined);
-      rowIds[ordinal] = row.id;
-      document.lengths.forEach((length, field) => {
-        lengths[ordinal * FIELD_COUNT + field] = length;
-        stats.lengths[field] = (stats.lengths[field] ?? 0) + length;
-      });
-      for (const [term, counts] of document.termCounts) {
-        let list = postings.get(term);
-        if (list === undefined) postings.set(term, (list = new GrowingPostings()));
-        list.push(ordinal, counts);
-      }
-      const keys = links.add(document, row.url);
-      linkKeys[ordinal * 2] = keys.entry;
-      linkKeys[ordinal * 2 + 1] = keys.page;
+      const document = addDocument(build, stats, ordinal, row);
+      setLinkKeys(build, ordinal, links.add(document, row.url));
     });
-    const id = insertSegment(prepare, rowIds, lengths, linkKeys);
+    const { postings } = build;
+    const id = insertSegment(prepare, build.rowIds, build.lengths, build.linkKeys);
     const insert = prepare('INSERT INTO lexical_postings (segment_id, term, postings) VALUES (?, ?, ?)');
     for (const term of [...postings.keys()].sort()) {
       const list = postings.get(term) as GrowingPostings;
-      insert.run(id, term, encodePostings({ docs: list.docs.subarray(0, list.length), tfs: list.tfs.subarray(0, list.length * FIELD_COUNT) }));
+      insert.run(id, term, encodePostings(list.list()));
     }
     prepare('DELETE FROM lexical_pending WHERE chunk_id IN (SELECT value FROM json_each(?))').run(JSON.stringify(rows.map((row) => row.id)));
     writeStats(prepare, { ...stats, documents: stats.documents + count });
@@ -140,11 +91,11 @@ export function createLexicalWriter(database: Database.Database, prepare: Prepar
     removePage(pageId: number): void {
       const rows = prepare(
         'SELECT c.id, p.url, p.title, c.anchor, c.heading_path, c.text FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.page_id = ? ORDER BY c.id',
-      ).all(pageId) as Omit<PendingRow, 'intro_anchor'>[];
+      ).all(pageId) as ChunkSourceRow[];
       if (rows.length === 0) return;
       const forget = prepare('DELETE FROM lexical_pending WHERE chunk_id = ?');
       const listing = listSegments(prepare);
-      const tombstones = new Map<number, { deleted: Uint8Array; added: number }>();
+      const tombstones = new Map<number, Tombstones>();
       const stats = readStats(prepare);
       let changed = false;
       for (const row of rows) {
@@ -155,13 +106,8 @@ export function createLexicalWriter(database: Database.Database, prepare: Prepar
           if (doc < 0) continue;
           let marks = tombstones.get(id);
           if (marks === undefined) tombstones.set(id, (marks = { deleted: readDeleted(prepare, id), added: 0 }));
-          const mask = 1 << (doc & 7);
-          if (((marks.deleted[doc >> 3] as number) & mask) !== 0) continue;
-          marks.deleted[doc >> 3] = (marks.deleted[doc >> 3] as number) | mask;
-          marks.added += 1;
-          for (let field = 0; field < FIELD_COUNT; field += 1) stats.lengths[field] = (stats.lengths[field] ?? 0) - (segment.lengths[doc * FIELD_COUNT + field] as number);
-          stats.documents -= 1;
-          links.remove(analyzeDocument(chunkOf(row), undefined), { entry: segment.linkKeys[doc * 2] as number, page: segment.linkKeys[doc * 2 + 1] as number });
+          if (!tombstone(segment, doc, marks, stats)) continue;
+          links.remove(analyzeRow(row, undefined), documentKeys(segment, doc));
           changed = true;
           break;
         }

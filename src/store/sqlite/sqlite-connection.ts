@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
-import type { Chunk, Heading, Page } from '../../core/types.js';
+import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
 import { createCatalogStore } from './catalog-store.js';
 import { createCrawlState } from './crawl-state.js';
@@ -12,6 +12,7 @@ import { createLexicalSearch } from './lexical-search.js';
 import { createSqliteVectorStore, upgradeVectorTables } from './sqlite-vectors.js';
 import { type OpenMode, openDatabase } from './open-database.js';
 import type { Synchronous } from './synchronous.js';
+import { pageOfRow, type PageRow } from '../rows.js';
 
 /** One connection to the index file: the store's methods, run synchronously, each read or write one transaction. */
 export interface SqliteConnection extends Synchronous<Store> {
@@ -220,20 +221,6 @@ function prepareWrites(prepare: (sql: string) => Database.Statement) {
   };
 }
 
-interface PageRow {
-  url: string;
-  title: string;
-  content_hash: string;
-  source: Page['source'];
-  fetched_at: string;
-  etag: string | null;
-  last_modified: string | null;
-  links: string;
-  headings: string;
-  chunking: string | null;
-  chunk_count: number;
-}
-
 function getPage(prepare: (sql: string) => Database.Statement, url: string): StoredPage | undefined {
   const row = prepare(
       `SELECT url, title, content_hash, source, fetched_at, etag, last_modified, links, headings, chunking,
@@ -241,20 +228,7 @@ function getPage(prepare: (sql: string) => Database.Statement, url: string): Sto
          FROM pages WHERE url = ?`,
     )
     .get(url) as PageRow | undefined;
-  if (row === undefined) return undefined;
-  return {
-    url: row.url,
-    title: row.title,
-    contentHash: row.content_hash,
-    source: row.source,
-    fetchedAt: row.fetched_at,
-    chunkCount: row.chunk_count,
-    links: JSON.parse(row.links) as string[],
-    headings: JSON.parse(row.headings) as Heading[],
-    ...(row.etag === null ? {} : { etag: row.etag }),
-    ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
-    ...(row.chunking === null ? {} : { chunking: row.chunking }),
-  };
+  return row === undefined ? undefined : pageOfRow(row);
 }
 
 function resolvePageUrl(prepare: (sql: string) => Database.Statement, url: string): string | undefined {

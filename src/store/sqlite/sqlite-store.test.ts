@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../core/errors.js';
 import type { Chunk, Page } from '../../core/types.js';
 import { openSqliteConnection } from './sqlite-connection.js';
+import { createSqliteStore } from './sqlite-store.js';
 
 const dbPath = () => join(mkdtempSync(join(tmpdir(), 'citedocs-store-')), 'index.db');
 const ranking = { fieldWeights: { title: 2, headings: 4, identifiers: 4, code: 1, text: 1 }, k1: 1.2, b: 0.75, linkPrior: 0, pagePrior: 0, quotedWeight: 1 };
@@ -51,7 +52,9 @@ describe('SQLite store', () => {
     const store = openSqliteConnection(dbPath(), 'write');
     const page = pageOf('https://d.example/q.html', 'q');
     store.upsertPage(page, [chunkOf(page, 'NEAR AND OR quote"d text')]);
-    expect(() => store.searchText({ text: '" near( and *', limit: 5, ranking })).not.toThrow();
+    // The operator words are searched as the words they are, and find the passage that has them.
+    expect(store.searchText({ text: '" near( and *', limit: 5, ranking }).map((hit) => hit.chunk.pageUrl)).toEqual([page.url]);
+    expect(store.searchText({ text: 'quote"d', limit: 5, ranking }).map((hit) => hit.chunk.pageUrl)).toEqual([page.url]);
     store.close();
   });
 
@@ -174,6 +177,7 @@ describe('SQLite store', () => {
     const store = openSqliteConnection(path, 'write');
     expect(store.stats().pages).toBe(0);
     store.close();
+    expect(existsSync(path)).toBe(true);
   });
 
   it('refuses to read an index that does not exist, without creating it', () => {
@@ -208,7 +212,28 @@ describe('SQLite store', () => {
     writer.close();
     const reader = openSqliteConnection(path, 'read');
     expect(reader.searchText({ text: 'persisted', limit: 5, ranking })).toHaveLength(1);
-    expect(() => reader.upsertPage(page, [])).toThrow();
+    expect(() => reader.upsertPage(page, [])).toThrow(/read-?only/i);
     reader.close();
+  });
+});
+
+describe('SQLite store handle', () => {
+  it('makes a page another process reads visible while the writer keeps writing without a pause', async () => {
+    const path = dbPath();
+    const writer = createSqliteStore(path, 'write', { flushDelayMs: 100 });
+    const reader = createSqliteStore(path, 'read');
+    const wanted = pageOf('https://d.example/wanted.html', 'wanted');
+    await writer.upsertPage(wanted, [chunkOf(wanted, 'the zanzibarite calibration guide')]);
+    let seenAfterWrites = -1;
+    // A crawl never pauses: other pages keep arriving (bounded), and the first one must show up meanwhile.
+    for (let write = 0; write < 400 && seenAfterWrites < 0; write += 1) {
+      const filler = pageOf(`https://d.example/filler-${write}.html`, `filler ${write}`);
+      await writer.upsertPage(filler, [chunkOf(filler, `filler passage number ${write}`)]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if ((await reader.searchText({ text: 'zanzibarite', limit: 5, ranking })).length > 0) seenAfterWrites = write;
+    }
+    expect(seenAfterWrites).toBeGreaterThanOrEqual(0);
+    await writer.close();
+    await reader.close();
   });
 });

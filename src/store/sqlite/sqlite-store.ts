@@ -4,12 +4,16 @@ import type { VectorStore } from '../vectors.js';
 import { openSqliteConnection, type SqliteConnection } from './sqlite-connection.js';
 import type { OpenMode } from './open-database.js';
 
-/** After writes pause this long, what they left waiting is indexed, so other processes see it. */
-export const IDLE_FLUSH_MS = 1000;
+/**
+ * At most this long after a write, what it left waiting is indexed, so other processes see it:
+ * during a long crawl too, which never pauses (a changed page's old passages leave the index at
+ * once, so its new ones must not wait for the crawl to end).
+ */
+export const FLUSH_DELAY_MS = 1000;
 
 export interface SqliteStoreOptions {
-  /** How long writes pause before the handle indexes what waits for other readers. @default IDLE_FLUSH_MS */
-  idleFlushMs?: number;
+  /** How long after a write the handle indexes what waits for other readers. @default FLUSH_DELAY_MS */
+  flushDelayMs?: number;
 }
 
 type Access = 'read' | 'write';
@@ -40,15 +44,15 @@ const VECTORS_ACCESS = {
  * call. better-sqlite3 runs each call to completion, so the handle's reads and writes never
  * interleave; other processes read the file concurrently in WAL mode, each read one snapshot.
  * Chunks written wait in the file's queue until they are indexed: before this handle's next
- * read, after writes pause `idleFlushMs`, and at `close`.
+ * read, at most `flushDelayMs` after a write, and at `close`.
  *
  * `mode`: 'read' refuses writes; 'write' opens (creates, upgrades) the file for writing at once;
  * omitted, the file is opened for reading at the first read and for writing at the first write.
  */
 export function createSqliteStore(path: string, mode?: OpenMode, options: SqliteStoreOptions = {}): Store {
-  const idleFlushMs = options.idleFlushMs ?? IDLE_FLUSH_MS;
+  const flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS;
   let connection: SqliteConnection | undefined = mode === undefined ? undefined : openSqliteConnection(path, mode);
-  let idleFlush: NodeJS.Timeout | undefined;
+  let pendingFlush: NodeJS.Timeout | undefined;
   let closed = false;
 
   const connectionFor = (access: Access): SqliteConnection => {
@@ -63,17 +67,18 @@ export function createSqliteStore(path: string, mode?: OpenMode, options: Sqlite
     return (connection ??= openSqliteConnection(path, 'read'));
   };
   const scheduleFlush = () => {
-    clearTimeout(idleFlush);
-    idleFlush = setTimeout(() => {
-      idleFlush = undefined;
+    // Not pushed back by later writes: a crawl writing without pause still becomes visible.
+    if (pendingFlush !== undefined) return;
+    pendingFlush = setTimeout(() => {
+      pendingFlush = undefined;
       try {
         connection?.flush();
       } catch {
         // What waits stays queued in the file: this handle's next read, the next pause or close indexes it, and reports a failure there.
       }
-    }, idleFlushMs);
+    }, flushDelayMs);
     // A pending flush never keeps the process alive: close (or the next writer) indexes what waits.
-    idleFlush.unref();
+    pendingFlush.unref();
   };
 
   const adapt = <T>(accesses: Record<string, Access>, part: (connection: SqliteConnection) => object): T =>
@@ -98,7 +103,7 @@ export function createSqliteStore(path: string, mode?: OpenMode, options: Sqlite
     close: async () => {
       if (closed) return;
       closed = true;
-      clearTimeout(idleFlush);
+      clearTimeout(pendingFlush);
       const open = connection;
       connection = undefined;
       open?.close();

@@ -1,5 +1,5 @@
-import { isDeleted, type ScoringIndex, type ScoringSegment } from '../lexical/bm25f.js';
-import { FIELD_COUNT } from '../lexical/fields.js';
+import { isDeleted, type ScoringIndex, type ScoringSegment } from './bm25f.js';
+import { FIELD_COUNT } from './fields.js';
 
 /**
  * The part of an index that holds only the allowed documents (the chunks of some sources):
@@ -36,4 +36,26 @@ export function scopedIndex(index: ScoringIndex, allowedRowIds: ReadonlySet<numb
     };
   });
   return { documents, averageLengths: totals.map((total) => (documents === 0 ? 0 : total / documents)), maxInlinks, maxPageInlinks, segments };
+}
+
+/** The sources a scoped view holds, as one key: the same set in any order or with repeats names the same view. */
+export const scopeKey = (sourceIds: readonly number[]): string => [...new Set(sourceIds)].sort((x, y) => x - y).join(',');
+
+/** Scoped views of each snapshot of an index, by scope key: a new snapshot (the chunks changed) starts afresh, and at most 16 are kept per snapshot. */
+export class ScopedViews {
+  private readonly views = new WeakMap<ScoringIndex, Map<string, ScoringIndex>>();
+
+  get(index: ScoringIndex, key: string): ScoringIndex | undefined {
+    return this.views.get(index)?.get(key);
+  }
+
+  /** Makes and keeps the view of `index` over the chunks of the scope `key` names. */
+  add(index: ScoringIndex, key: string, allowedRowIds: ReadonlySet<number>): ScoringIndex {
+    let views = this.views.get(index);
+    if (views === undefined) this.views.set(index, (views = new Map()));
+    const view = scopedIndex(index, allowedRowIds);
+    if (views.size >= 16) views.clear();
+    views.set(key, view);
+    return view;
+  }
 }

@@ -15,12 +15,3 @@ const STOP_WORDS = new Set(
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
-
-/** The search terms of a question: lower-cased words, stop-words dropped, each once. */
-export function queryTerms(question: string): string[] {
-  const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const unique = [...new Set(words)];
-  const meaningful = unique.filter((word) => !STOP_WORDS.has(word));
-  // A question made only of common words ("how to use it") still searches for something.
-  return meaningful.length > 0 ? meaningful : unique;
-}

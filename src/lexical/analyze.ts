@@ -41,6 +41,11 @@ function addWordTerms(token: string, into: string[]): string[] {
   return into;
 }
 
+/** The words of a text as written (`readFile`, `add_argument`, `Sorting`): the analyser's tokens, before any filter. */
+export function words(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
 /** Index terms of prose, headings or code: every word, with compound words split. */
 export function wordTerms(text: string, into: string[] = []): string[] {
   for (const match of text.matchAll(WORD)) addWordTerms(match[0], into);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStopWord } from '../../core/query-terms.js';
+import { isStopWord } from './stop-words.js';
 import { codeTerms, dottedTerms, indexForm, queryTerms, wordTerms } from './analyze.js';
 
 const terms = (text: string, quotedWeight = 1) => Object.fromEntries(queryTerms(text, isStopWord, quotedWeight).map(({ term, weight }) => [term, weight]));

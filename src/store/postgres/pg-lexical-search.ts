@@ -1,0 +1,257 @@
+import type pg from 'pg';
+import { isStopWord } from '../../lexical/stop-words.js';
+import type { TermStats, TextHit, TextQuery } from '../../core/types.js';
+import { indexForm, queryTerms } from '../../lexical/analyze.js';
+import { documentFrequency, type ScoringIndex, type ScoringSegment, scoreIndex } from '../lexical/bm25f.js';
+import { ScopedViews, scopeKey } from '../lexical/scoped-index.js';
+import { decodePostings, type PostingList } from '../lexical/segment.js';
+import { scoringIndex, type StoredSegment } from '../lexical/segment-storage.js';
+import { textHits } from '../lexical/text-hits.js';
+import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
+import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
+import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow } from './pg-rows.js';
+
+/** What reads go through: the pool (one statement, its own snapshot) or a client in a transaction. */
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/** Decoded postings kept in memory at most (bytes), as the SQLite reader's POSTINGS_CACHE_BYTES. */
+export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A stored segment as the scorer reads it, for one generation of the index: its tombstones and
+ * the link counts are those of that generation. Postings are those fetched for the query being
+ * scored (`current`): scoring is synchronous, so the store fetches every (segment, term) the
+ * query needs first, in one round trip.
+ */
+class PgSegment implements ScoringSegment {
+  current = new Map<string, PostingList | undefined>();
+  readonly count: number;
+  readonly rowIds: Float64Array;
+  readonly lengths: Uint16Array;
+  constructor(
+    readonly stored: StoredSegment,
+    readonly deleted: Uint8Array | undefined,
+    readonly deletedCount: number,
+    private readonly links: LinkCounts,
+  ) {
+    this.count = stored.count;
+    this.rowIds = stored.rowIds;
+    this.lengths = stored.lengths;
+  }
+
+  inlinks(doc: number): number {
+    const key = this.stored.linkKeys[doc * 2] as number;
+    return key === 0 ? 0 : (this.links.entryLinks.get(key) ?? 0);
+  }
+
+  pageInlinks(doc: number): number {
+    return this.links.pageLinks.get(this.stored.linkKeys[doc * 2 + 1] as number) ?? 0;
+  }
+
+  postings(term: string): PostingList | undefined {
+    return this.current.get(term);
+  }
+}
+
+interface Snapshot {
+  generation: number;
+  index: ScoringIndex;
+  segments: PgSegment[];
+}
+
+/** Decoded postings by (segment, term), least recently used out first past the byte budget. */
+class PostingsLru {
+  private readonly entries = new Map<string, PostingList | undefined>();
+  private bytes = 0;
+  constructor(private readonly budget: number) {}
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+  get(key: string): PostingList | undefined {
+    const list = this.entries.get(key);
+    this.entries.delete(key);
+    this.entries.set(key, list);
+    return list;
+  }
+  set(key: string, list: PostingList | undefined): void {
+    this.entries.set(key, list);
+    this.bytes += key.length * 2 + 64 + (list === undefined ? 0 : list.docs.byteLength + list.tfs.byteLength);
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.budget || oldest === key) break;
+      this.entries.delete(oldest);
+      this.bytes -= oldest.length * 2 + 64 + (old === undefined ? 0 : old.docs.byteLength + old.tfs.byteLength);
+    }
+  }
+}
+
+/**
+ * Lexical search over the segmented index in PostgreSQL, scored by the same BM25F code as the
+ * SQLite store over the same segments, so both rank identically. Each search reads one snapshot
+ * (a REPEATABLE READ transaction): the statistics, the segment list and tombstones (reloaded
+ * only when the index's generation changed), the postings of the query's terms, and the
+ * winners' rows.
+ */
+export function createPgLexicalSearch(pool: pg.Pool) {
+  const cache = new PostingsLru(POSTINGS_CACHE_BYTES);
+  const known = new Map<number, StoredSegment>();
+  let snapshot: Snapshot | undefined;
+  const scopes = new ScopedViews();
+
+  const load = async (client: pg.ClientBase): Promise<Snapshot> => {
+    const stats = await readStats(client);
+    if (snapshot?.generation === stats.generation) return snapshot;
+    const links = await readLinkCounts(client);
+    const segments: PgSegment[] = [];
+    const listed = new Set<number>();
+    for (const listing of await listSegments(client)) {
+      listed.add(listing.id);
+      let stored = known.get(listing.id);
+      if (stored === undefined) known.set(listing.id, (stored = await readSegment(client, listing.id)));
+      const previous = snapshot?.segments.find((segment) => segment.stored.id === listing.id);
+      const deleted =
+        listing.deleted_count === 0 ? undefined : previous?.deletedCount === listing.deleted_count ? previous.deleted : await readDeleted(client, listing.id);
+      segments.push(new PgSegment(stored, deleted, listing.deleted_count, links));
+    }
+    for (const id of known.keys()) if (!listed.has(id)) known.delete(id);
+    const loaded = { generation: stats.generation, index: scoringIndex(stats, links, segments), segments };
+    if (snapshot === undefined || stats.generation > snapshot.generation) snapshot = loaded;
+    return loaded;
+  };
+
+  /**
+   * Fetches the postings of these terms in every segment (from the cache when it has them). With
+   * `checkGeneration`, the same statement reads the index's generation: postings read outside a
+   * snapshot belong to the segments of `loaded` only when the generation is still its own.
+   */
+  const fetchPostings = async (
+    db: Queryable,
+    loaded: Snapshot,
+    terms: readonly string[],
+    checkGeneration: boolean,
+  ): Promise<{ fetched: Map<PgSegment, Map<string, PostingList | undefined>>; generation?: number }> => {
+    const fetched = new Map<PgSegment, Map<string, PostingList | undefined>>();
+    const missingSegments = new Set<number>();
+    const missingTerms = new Set<string>();
+    for (const segment of loaded.segments) {
+      const lists = new Map<string, PostingList | undefined>();
+      fetched.set(segment, lists);
+      for (const term of terms) {
+        const key = `${segment.stored.id}\u0000${term}`;
+        if (cache.has(key)) lists.set(term, cache.get(key));
+        else {
+          missingSegments.add(segment.stored.id);
+          missingTerms.add(term);
+        }
+      }
+    }
+    let generation: number | undefined;
+    if (missingSegments.size > 0) {
+      const rows = await db.query<{ generation: string; segment_id: number | null; term: string | null; postings: Buffer | null }>(
+        `SELECT ${checkGeneration ? '(SELECT generation FROM lexical_stats WHERE id = 1)' : 'NULL'} AS generation, p.segment_id, p.term, p.postings
+           FROM (SELECT 1) AS one LEFT JOIN lexical_postings p ON p.segment_id = ANY($1::int[]) AND p.term = ANY($2::text[])`,
+        [[...missingSegments], [...missingTerms]],
+      );
+      if (checkGeneration) generation = Number(rows.rows[0]?.generation);
+      const found = new Map<string, PostingList>();
+      for (const row of rows.rows) if (row.postings !== null) found.set(`${row.segment_id}\u0000${row.term}`, decodePostings(row.postings));
+      for (const segment of loaded.segments) {
+        const lists = fetched.get(segment) as Map<string, PostingList | undefined>;
+        for (const term of terms) {
+          if (lists.has(term)) continue;
+          const key = `${segment.stored.id}\u0000${term}`;
+          const list = found.get(key);
+          // Segments never change: their postings (or the lack of a term) stay true for their id.
+          cache.set(key, list);
+          lists.set(term, list);
+        }
+      }
+    } else if (checkGeneration) {
+      generation = Number((await db.query<{ generation: string }>('SELECT generation FROM lexical_stats WHERE id = 1')).rows[0]?.generation);
+    }
+    return generation === undefined ? { fetched } : { fetched, generation };
+  };
+
+  /**
+   * Reads through one snapshot: at once when the last snapshot's generation is still current
+   * (the postings and the generation in one statement, the rows after: a chunk's id is never
+   * reused, so they are the chunks scored, or gone), else in a REPEATABLE READ transaction that
+   * loads the new generation first.
+   */
+  const throughSnapshot = async <T>(terms: readonly string[], read: (db: Queryable, loaded: Snapshot, fetched: Map<PgSegment, Map<string, PostingList | undefined>>) => Promise<T>): Promise<T> => {
+    const current = snapshot;
+    if (current !== undefined) {
+      const { fetched, generation } = await fetchPostings(pool, current, terms, true);
+      if (generation === current.generation) return read(pool, current, fetched);
+    }
+    return inSnapshot(async (client) => {
+      const loaded = await load(client);
+      const { fetched } = await fetchPostings(client, loaded, terms, false);
+      return read(client, loaded, fetched);
+    });
+  };
+
+  const scoped = async (client: Queryable, index: ScoringIndex, sourceIds: readonly number[] | undefined): Promise<ScoringIndex> => {
+    if (sourceIds === undefined) return index;
+    const key = scopeKey(sourceIds);
+    const view = scopes.get(index, key);
+    if (view !== undefined) return view;
+    const rows = await client.query<{ id: number }>('SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.source_id = ANY($1::int[])', [[...sourceIds]]);
+    return scopes.add(index, key, new Set(rows.rows.map((row) => row.id)));
+  };
+
+  /** Runs `read` in one read-only snapshot of the database. */
+  const inSnapshot = async <T>(read: (client: pg.ClientBase) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        const result = await read(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  };
+
+  /** Scoring is synchronous: the fetched postings are put in place and read in the same tick. */
+  const withPostings = <T>(fetched: Map<PgSegment, Map<string, PostingList | undefined>>, score: () => T): T => {
+    for (const [segment, lists] of fetched) segment.current = lists;
+    try {
+      return score();
+    } finally {
+      for (const segment of fetched.keys()) segment.current = new Map();
+    }
+  };
+
+  return {
+    async search(query: TextQuery): Promise<TextHit[]> {
+      const terms = queryTerms(query.text, isStopWord, query.ranking.quotedWeight);
+      if (terms.length === 0) return [];
+      return throughSnapshot(
+        terms.map((term) => term.term),
+        async (db, loaded, fetched) => {
+          const index = await scoped(db, loaded.index, query.sourceIds);
+          const best = withPostings(fetched, () => scoreIndex(index, terms, query.ranking, query.limit, query.explain === true));
+          if (best.length === 0) return [];
+          const rows = await db.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [best.map((doc) => doc.rowId)]);
+          return textHits(best, rows.rows, chunkOfRow);
+        },
+      );
+    },
+
+    async termStats(words: readonly string[], sourceIds?: readonly number[]): Promise<TermStats> {
+      const forms = words.map((word) => indexForm(word));
+      return throughSnapshot(forms, async (db, loaded, fetched) => {
+        const index = await scoped(db, loaded.index, sourceIds);
+        return withPostings(fetched, () => ({ documents: index.documents, documentFrequency: new Map(words.map((word, position) => [word, documentFrequency(index, forms[position] as string)])) }));
+      });
+    },
+
+    /** The generation of the index this process last read: what a replica serves. */
+    generation: (): number => snapshot?.generation ?? 0,
+  };
+}
