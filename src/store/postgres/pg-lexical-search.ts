@@ -9,7 +9,7 @@ import { scoringIndex, type StoredSegment } from '../lexical/segment-storage.js'
 import { textHits } from '../lexical/text-hits.js';
 import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
 import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
-import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow } from './pg-rows.js';
+import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow, inTransaction } from './pg-rows.js';
 
 /** What reads go through: the pool (one statement, its own snapshot) or a client in a transaction. */
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -200,22 +200,7 @@ export function createPgLexicalSearch(pool: pg.Pool) {
   };
 
   /** Runs `read` in one read-only snapshot of the database. */
-  const inSnapshot = async <T>(read: (client: pg.ClientBase) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      try {
-        const result = await read(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    } finally {
-      client.release();
-    }
-  };
+  const inSnapshot = <T>(read: (client: pg.ClientBase) => Promise<T>): Promise<T> => inTransaction(pool, read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
 
   /** Scoring is synchronous: the fetched postings are put in place and read in the same tick. */
   const withPostings = <T>(fetched: Map<PgSegment, Map<string, PostingList | undefined>>, score: () => T): T => {
