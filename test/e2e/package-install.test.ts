@@ -46,6 +46,17 @@ function bytesUnder(path: string): number {
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** The largest packages under a node_modules folder (scoped ones by their full name), for the closing figures. */
+function largestPackages(modules: string, count: number): string {
+  const folders = readdirSync(modules).flatMap((name) => (name.startsWith('@') ? readdirSync(join(modules, name)).map((scoped) => `${name}/${scoped}`) : name.startsWith('.') ? [] : [name]));
+  return folders
+    .map((name) => ({ name, bytes: bytesUnder(join(modules, name)) }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, count)
+    .map(({ name, bytes }) => `${name} ${megabytes(bytes)}`)
+    .join(', ');
+}
+
 let work: string;
 let prefix: string;
 let citedocs: string;
@@ -72,6 +83,7 @@ beforeAll(async () => {
   const installed = bytesUnder(join(prefix, 'lib', 'node_modules'));
   // The figures the closing note of issue 24 reports; not asserted (timings are for benchmarks).
   console.info(`package: tarball ${(packed.size / 1024).toFixed(0)} KB (${packed.files.length} files, ${megabytes(packed.unpackedSize)} unpacked); npm install -g took ${seconds.toFixed(0)} s; installed ${megabytes(installed)}`);
+  console.info(`package: largest installed dependencies: ${largestPackages(join(prefix, 'lib', 'node_modules', 'citedocs', 'node_modules'), 10)}`);
 }, INSTALL_TIMEOUT_MS + 6 * 60_000);
 
 afterAll(() => {
@@ -97,6 +109,11 @@ describe('the packed package', () => {
       expect(statSync(join(nested, optional), { throwIfNoEntry: false })).toBeUndefined();
       expect(statSync(join(modules, optional), { throwIfNoEntry: false })).toBeUndefined();
     }
+  });
+
+  it('installs no gpt-tokenizer: the build carries the two encodings it counts with', () => {
+    expect(statSync(join(prefix, 'lib', 'node_modules', 'citedocs', 'node_modules', 'gpt-tokenizer'), { throwIfNoEntry: false })).toBeUndefined();
+    expect(packed.files.map((file) => file.path)).toEqual(expect.arrayContaining(['dist/tokenize/encodings/o200k_base.js', 'dist/tokenize/encodings/cl100k_base.js']));
   });
 });
 
@@ -127,6 +144,7 @@ describe('the installed citedocs command', () => {
     const [npm = 'npm', ...args] = command.split(' ');
     const installed = await run(npm, [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: work, timeoutMs: 5 * 60_000 });
     expect(installed.code, installed.stderr).toBe(0);
+    console.info(`package: installed with the optional sentence encoder: ${megabytes(bytesUnder(join(prefix, 'lib', 'node_modules')))}`);
     const embedded = await cli(['ingest', FIXTURE_DOCS, '--db', db, '--base-url', 'https://docs.example/docs/', '--embedder', 'use', '--json']);
     expect(embedded.code, embedded.stderr).toBe(0);
     const report = JSON.parse(embedded.stdout) as { chunks: number; embedding?: { model: string; embedded: number; pending: number } };
