@@ -6,7 +6,7 @@
  * Slow (the install builds better-sqlite3 when no prebuilt binary can be downloaded) but bounded.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +37,17 @@ function run(command: string, args: readonly string[], options: { cwd: string; t
   });
 }
 
-function bytesUnder(path: string): number {
-  const info = statSync(path, { throwIfNoEntry: false });
+/** Bytes of the files under `path`, a file with several hard links (node-gyp links its build products) counted once, as `du` does. */
+function bytesUnder(path: string, seen = new Set<string>()): number {
+  const info = lstatSync(path, { throwIfNoEntry: false });
   if (info === undefined || info.isSymbolicLink()) return 0;
-  if (!info.isDirectory()) return info.size;
-  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+  if (!info.isDirectory()) {
+    const inode = `${info.dev}:${info.ino}`;
+    if (seen.has(inode)) return 0;
+    seen.add(inode);
+    return info.size;
+  }
+  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name), seen), 0);
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -83,7 +89,14 @@ beforeAll(async () => {
   const installed = bytesUnder(join(prefix, 'lib', 'node_modules'));
   // The figures the closing note of issue 24 reports; not asserted (timings are for benchmarks).
   console.info(`package: tarball ${(packed.size / 1024).toFixed(0)} KB (${packed.files.length} files, ${megabytes(packed.unpackedSize)} unpacked); npm install -g took ${seconds.toFixed(0)} s; installed ${megabytes(installed)}`);
-  console.info(`package: largest installed dependencies: ${largestPackages(join(prefix, 'lib', 'node_modules', 'citedocs', 'node_modules'), 10)}`);
+  const modules = join(prefix, 'lib', 'node_modules', 'citedocs', 'node_modules');
+  console.info(`package: largest installed dependencies: ${largestPackages(modules, 10)}`);
+  // Where npm could download better-sqlite3's prebuilt binary, build/ holds that binary alone.
+  const sqliteBuild = join(modules, 'better-sqlite3', 'build');
+  const sqliteBinary = bytesUnder(join(sqliteBuild, 'Release', 'better_sqlite3.node'));
+  console.info(
+    `package: better-sqlite3's build/ is ${megabytes(bytesUnder(sqliteBuild))} here, its binary ${megabytes(sqliteBinary)}: with a prebuilt binary, installed ≈ ${megabytes(installed - bytesUnder(sqliteBuild) + sqliteBinary)}`,
+  );
 }, INSTALL_TIMEOUT_MS + 6 * 60_000);
 
 afterAll(() => {
