@@ -21,7 +21,7 @@ const options = (own: Map<number, Candidate[]>, termStatsWithin: SourceOrderOpti
 });
 
 describe('orderWithinSources', () => {
-  it("gives a question plainly about one library that library's own ranking, the whole-index ranking's best passages beside it", async () => {
+  it("gives a question plainly about one library that library's own ranking first, as if scoped to it, the others after", async () => {
     // Globally b1 comes first (a word of the question is rare in the whole index); the words are a's.
     const global = [passage('b', 'b1', 0.9), passage('a', 'a2', 0.8), passage('b', 'b2', 0.7), passage('a', 'a1', 0.6)];
     const own = new Map([
@@ -29,8 +29,7 @@ describe('orderWithinSources', () => {
       [2, [passage('b', 'b1'), passage('b', 'b2')]],
     ]);
     const ordered = await orderWithinSources(global, options(own, stats({ 1: 40, 2: 0 })));
-    // a1 (a's first, p≈1) before b1 (the whole index's first, weight ½), then a2 (p/2), b2 (½ / 3).
-    expect(names(ordered)).toEqual(['a1', 'b1', 'a2', 'b2']);
+    expect(names(ordered)).toEqual(['a1', 'a2', 'b1', 'b2']);
     // Each position keeps the whole-index score there, so scores still fall; a moved passage says why.
     expect(ordered.map((item) => item.scores.fused)).toEqual([0.9, 0.8, 0.7, 0.6]);
     expect(ordered[0]?.trace.at(-1)).toMatchObject({ technique: 'source-order', rank: 1 });
@@ -44,7 +43,7 @@ describe('orderWithinSources', () => {
       [2, [passage('b', 'b1'), passage('b', 'b2')]],
     ]);
     const ordered = await orderWithinSources(global, options(own, stats({ 1: 10, 2: 10 })));
-    // Ties (a2 by the whole index, b2 by b's own ranking) go to the libraries' own rankings first.
+    // Each library's first (½ / 1), then each one's second (½ / 2): a3, third in a, comes last.
     expect(names(ordered)).toEqual(['a1', 'b1', 'a2', 'b2']);
   });
 
@@ -76,7 +75,8 @@ describe('orderWithinSources', () => {
     ]);
     const ordered = await orderWithinSources(global, { ...options(own, stats({ 1: 10, 2: 10 })), retrieveWithin: (id) => (asked.push(id), Promise.resolve(own.get(id) ?? [])), maxSources: 2 });
     expect(asked.sort()).toEqual([1, 2]);
-    // a and b are alike (½ each): their own firsts a3, b2 and c1 (the whole index's first) at ½; then a2, b1 (¼) and the rest.
+    // a and b are alike (½ each): their own firsts a3, b2, then c1, the first of the sources not re-ordered, weighted as
+    // the least likely one (½); then a2, b1 (¼).
     expect(names(ordered)).toEqual(['a3', 'b2', 'c1', 'a2', 'b1']);
   });
 });

@@ -15,13 +15,6 @@ export interface SourceOrderOptions {
 }
 
 /**
- * How much the ranking over every library counts beside each library's own ranking: as much as
- * a library the question is as likely about as not. It keeps a passage that the whole index
- * ranks high in view when the question's words point at another library.
- */
-export const WHOLE_INDEX_WEIGHT = 0.5;
-
-/**
  * Orders an unscoped search over several sources (library versions). Whole-index statistics
  * are a blend of corpora: a word common in one library is rare in the whole, so a passage of
  * another library that repeats it once outranks the library the question is about, and within
@@ -29,12 +22,12 @@ export const WHOLE_INDEX_WEIGHT = 0.5;
  *
  * So each source is ranked as if it were searched alone (its own list), and the lists are
  * merged by how likely the question is about each source (`sourcePosteriors`): a passage at
- * rank r of a list of weight w stands at w / r, and a passage in several lists at its best.
- * The whole-index ranking is one more list, of weight WHOLE_INDEX_WEIGHT; it also brings the
- * passages of sources past `maxSources` or of no known source. A question plainly about one
- * library gets that library's ranking, as if it were scoped to it; a question that fits several
- * interleaves their best passages. Each position keeps the whole-index score at that position,
- * so scores still fall along the list; a moved passage says so in its trace.
+ * rank r of a source of probability p stands at p / r. A question plainly about one library
+ * gets that library's ranking, as if it were scoped to it, the others after; a question that
+ * fits several interleaves their best passages. Passages of other sources (past `maxSources`,
+ * or of no known source) keep their whole-index order, weighted as the least likely source
+ * re-ordered. Each position keeps the whole-index score at that position, so scores still
+ * fall along the list; a moved passage says so in its trace.
  */
 export async function orderWithinSources(candidates: readonly Candidate[], options: SourceOrderOptions): Promise<Candidate[]> {
   const sources = candidates.map((candidate) => options.sourceOf(candidate));
@@ -48,9 +41,10 @@ export async function orderWithinSources(candidates: readonly Candidate[], optio
     Promise.all(chosen.map(async (source) => [source, await options.termStatsWithin(source, asked)] as const)),
   ]);
   const posteriors = sourcePosteriors(options.question, new Map(stats));
+  const others = candidates.filter((_candidate, index) => !chosen.includes(sources[index] as number));
   const lists = [
     ...own.map(([source, list]) => ({ weight: posteriors.get(source) ?? 0, list, detail: `its library's own ranking, which the question is about with probability ${(posteriors.get(source) ?? 0).toFixed(3)}` })),
-    { weight: WHOLE_INDEX_WEIGHT, list: candidates, detail: 'the ranking over every library' },
+    { weight: Math.min(...posteriors.values()), list: others, detail: 'the ranking over every library (its library was not re-ordered)' },
   ];
   const placed = lists
     .flatMap(({ weight, list, detail }, order) => list.map((candidate, index) => ({ candidate, detail, key: weight / (index + 1), order, rank: index })))
@@ -63,7 +57,7 @@ export async function orderWithinSources(candidates: readonly Candidate[], optio
     taken.add(candidate.chunk.id);
     const position = ordered.length;
     const slot = candidates[position] as Candidate;
-    ordered.push(slot.chunk.id === candidate.chunk.id ? candidate : moved(candidate, slot.scores.fused, position + 1, detail));
+    ordered.push(slot.chunk.id === candidate.chunk.id ? slot : moved(candidate, slot.scores.fused, position + 1, detail));
   }
   return ordered;
 }
