@@ -1,6 +1,8 @@
 /** The CLI's input and output, and what the program hands each group of subcommands it registers. */
 import type { Command } from 'commander';
+import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine.js';
+import type { WriterLock } from '../../store/sqlite/writer-lock.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -32,4 +34,17 @@ export interface CommandKit {
   withEmbedder: (command: Command) => Command;
   engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
   warn: (code: string, message: string) => void;
+}
+
+/** What every subcommand takes from the program: the common kit, its output and its exit code. */
+export interface ProgramKit extends CommandKit {
+  /** The configuration of a command's options (--config, --db, --embedder, the environment), for an engine built elsewhere (serve's workers). */
+  configFor: (options: { db?: string; config?: string; embedder?: string }, dbPath?: string) => { values: CitedocsConfigInput; dependencies: { env: Record<string, string | undefined>; configOrigin?: string } };
+  engineFor: (options: { db?: string; config?: string; embedder?: string }, dbPath?: string) => Engine;
+  /** The result on stdout: JSON with --json, else the human text. */
+  print: (options: CommonOptions, json: unknown, human: string) => void;
+  /** A failure the command reports itself (its result may still be printed): exit code 1. Without a message, the output already said why. */
+  fail: (message?: string) => void;
+  /** Waits (saying so) until no other process writes the index; `creates`: the command may create it. */
+  lockIndex: (dbPath: string, timeoutSeconds?: number, creates?: boolean) => Promise<WriterLock>;
 }

@@ -2,11 +2,10 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import type { CitedocsConfigInput } from '../../core/config.js';
 import { CitedocsError, UsageError } from '../../core/errors.js';
 import { logger, logLevels } from '../../core/log.js';
 import { plural } from '../../core/plural.js';
-import type { CliIo, CommandKit } from './cli-io.js';
+import type { CliIo, CommandKit, ProgramKit } from './cli-io.js';
 import { collect, port, positiveInteger } from './option-parsers.js';
 
 interface ServeFlags {
@@ -28,9 +27,7 @@ interface ServeFlags {
 }
 
 /** What serve takes beyond the common kit: the configuration, for worker processes to build their engines from. */
-interface ServeKit extends CommandKit {
-  configFor: (options: { db?: string; config?: string; embedder?: string }) => { values: CitedocsConfigInput; dependencies: { configOrigin?: string } };
-}
+type ServeKit = CommandKit & Pick<ProgramKit, 'configFor'>;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
