@@ -1,15 +1,12 @@
 import { resolve } from 'node:path';
-import { CitedocsError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { given } from '../core/given.js';
-import { elapsedMs, logger } from '../core/log.js';
 import type { Chunk, Page } from '../core/types.js';
-import { assertEmbedderUsable, EMBEDDER_NAMES_HELP } from '../embed/create-embedder.js';
-import type { Embedder } from '../embed/embedder.js';
+import { assertEmbedderUsable } from '../embed/create-embedder.js';
 import { assertStoreLocation } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
-import type { EmbedReport } from './embed-pass.js';
 import type { EngineContext } from './engine-context.js';
-import type { EmbedOptions, Engine, RefreshReport } from './engine-types.js';
+import { createEmbedding } from './embedding.js';
+import type { Engine, RefreshReport } from './engine-types.js';
 import type { IngestDependencies, IngestOptions, IngestReport } from './ingest.js';
 import { createJobRunner } from './ingest-jobs.js';
 import { sourcesNamed } from './library-catalog.js';
@@ -26,43 +23,8 @@ export type Ingesting = Pick<Engine, 'ingest' | 'ingestGit' | 'ingestDocuments' 
 export function createIngesting(context: EngineContext): Ingesting {
   const { config, dependencies } = context;
 
-  /** The embedder ingest and `embed` write vectors with: the configured one, else the index's own. */
-  const ingestEmbedder = async (store: Store | undefined): Promise<Embedder | undefined> => {
-    const name = config.embed.embedder ?? (await store?.vectors.info())?.modelId;
-    return name === undefined ? undefined : context.embedder(name);
-  };
-
-  const runEmbedPass = async (store: Store, embedder: Embedder, options: EmbedOptions): Promise<EmbedReport> => {
-    const { embedPending } = await import('./embed-pass.js');
-    const started = performance.now();
-    const report = await embedPending(store, embedder, {
-      concurrency: config.embed.concurrency,
-      ...(config.embed.batchSize === undefined ? {} : { batchSize: config.embed.batchSize }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    });
-    logger('embed').info({ model: report.model, embedded: report.embedded, reused: report.reused, pending: report.pending, interrupted: report.interrupted, ms: elapsedMs(started) }, 'passages embedded');
-    return report;
-  };
-
-  /** After an ingest: the embedding pass. */
-  const finishIngest = async (report: IngestReport, options: IngestOptions): Promise<IngestReport> => {
-    const store = context.existingStore();
-    if (store === undefined || report.interrupted || config.embed.embedder === 'none' || !(await store.hasChunks())) return report;
-    const embedder = await ingestEmbedder(store);
-    if (embedder === undefined) return report;
-    try {
-      const embedding = await runEmbedPass(store, embedder, {
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.onEmbedProgress === undefined ? {} : { onProgress: options.onEmbedProgress }),
-      });
-      return { ...report, embedding, interrupted: report.interrupted || embedding.interrupted };
-    } catch (error) {
-      // The pages are stored: a model that fails costs the vectors only, and `citedocs embed` retries.
-      if (!(error instanceof CitedocsError)) throw error;
-      return { ...report, errors: [...report.errors, { input: embedder.modelId, message: `Embedding failed: ${error.message} The pages are stored; run \`citedocs embed\` to retry.` }] };
-    }
-  };
+  const embedding = createEmbedding(context);
+  const { finishIngest } = embedding;
 
   /** Refuses, before any page is read, what would fail after: a wrong or unusable embedder, an index path that cannot be created. */
   const assertIngestable = () => {
@@ -151,14 +113,7 @@ export function createIngesting(context: EngineContext): Ingesting {
       return await finishIngest(report, options);
     },
 
-    async embed(options = {}) {
-      const index = context.existingStore();
-      if (index === undefined) throw new UsageError(`No index at ${config.dbPath}. Run \`citedocs ingest <url|folder>\` first, or pass --db with the path of an existing index.`);
-      if (!(await index.hasChunks())) throw new UsageError(`The index at ${config.dbPath} has no passages to embed. Run \`citedocs ingest <url|folder>\` first.`);
-      const embedder = await ingestEmbedder(index);
-      if (embedder === undefined) throw new UsageError(`Choose an embedder: citedocs embed --embedder <${EMBEDDER_NAMES_HELP}>.`);
-      return await runEmbedPass(index, embedder, options);
-    },
+    embed: embedding.embed,
 
     async saveWebPages(pages, signal) {
       const index = await context.createdStore();
