@@ -10,6 +10,14 @@ import { formatSiteReport } from './site-report-format.js';
 
 /** `citedocs embed`, `inspect`, `eval` and `stats`: work on an index as a whole. */
 export function registerIndexCommands(program: Command, io: CliIo, kit: ProgramKit): void {
+  registerEmbed(program, io, kit);
+  registerInspect(program, io, kit);
+  registerEval(program, io, kit);
+  registerStats(program, io, kit);
+}
+
+/** `citedocs embed`: vectors for every passage without one, under the writer lock. */
+function registerEmbed(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withEmbedder(kit.withCommon(
     program
       .command('embed')
@@ -32,7 +40,10 @@ export function registerIndexCommands(program: Command, io: CliIo, kit: ProgramK
       lock.release();
     }
   });
+}
 
+/** `citedocs inspect`: one stored page, or with --site a report on how a site was extracted. */
+function registerInspect(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withCommon(
     program
       .command('inspect')
@@ -56,7 +67,10 @@ export function registerIndexCommands(program: Command, io: CliIo, kit: ProgramK
       await engine.close();
     }
   });
+}
 
+/** `citedocs eval`: retrieval (and answer) quality on a BEIR dataset or docs questions. */
+function registerEval(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withEmbedder(kit.withCommon(
     program
       .command('eval')
@@ -77,7 +91,10 @@ export function registerIndexCommands(program: Command, io: CliIo, kit: ProgramK
     });
     kit.print(options, output, formatEval(output));
   });
+}
 
+/** `citedocs stats`: what the index holds. */
+function registerStats(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action(async (options: CommonOptions) => {
     const engine = kit.engineFor(options);
     try {

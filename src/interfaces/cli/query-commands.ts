@@ -21,6 +21,12 @@ interface SelectionFlags {
 
 /** `citedocs search` and `ask`: the passages for a query, and the answer drawn from them. */
 export function registerQueryCommands(program: Command, io: CliIo, kit: ProgramKit): void {
+  registerSearch(program, io, kit);
+  registerAsk(program, io, kit);
+}
+
+/** `citedocs search`: the passages that best match a query, within the budget. */
+function registerSearch(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withEmbedder(kit.withCommon(
     program
       .command('search')
@@ -47,7 +53,10 @@ export function registerQueryCommands(program: Command, io: CliIo, kit: ProgramK
       await engine.close();
     }
   });
+}
 
+/** `citedocs ask`: the answer as it is written (all at once with --json), then its sources and warnings. */
+function registerAsk(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withEmbedder(kit.withCommon(
     program
       .command('ask')
