@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Engine, SourceSummary } from '../../engine/engine-types.js';
+import type { SourceSummary } from '../../engine/engine-types.js';
 import { formatIngest } from './format.js';
 import { LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
 import type { CliIo, CommonOptions, ProgramKit } from './cli-io.js';
@@ -7,23 +7,11 @@ import { nonNegativeInteger } from './option-parsers.js';
 import { progressReporter } from './progress.js';
 
 /** What the catalog commands take from the program. */
-type CatalogKit = Pick<ProgramKit, 'withCommon' | 'engineFor' | 'print' | 'lockIndex'>;
+type CatalogKit = Pick<ProgramKit, 'withCommon' | 'withEngine' | 'print'>;
 
 /** `citedocs sources`, `remove`, `refresh` and `jobs`: the catalog of library versions in one index. */
 export function registerCatalogCommands(program: Command, io: CliIo, kit: CatalogKit): void {
-  const { withCommon, engineFor, print } = kit;
-  /** With `lockTimeout` (the commands that write): waits until no other process writes the index. */
-  const withEngine = async <T>(options: CommonOptions & { lockTimeout?: number }, run: (engine: Engine) => Promise<T> | T): Promise<T> => {
-    const engine = engineFor(options);
-    const lock = options.lockTimeout === undefined ? undefined : await kit.lockIndex(engine.config.dbPath, options.lockTimeout);
-    try {
-      return await run(engine);
-    } finally {
-      await engine.close();
-      lock?.release();
-    }
-  };
-
+  const { withCommon, withEngine, print } = kit;
   withCommon(program.command('sources').description('list the libraries and versions in the index: root URL, pages, passages, last crawl, freshness, complete')).action((options: CommonOptions) =>
     withEngine(options, async (engine) => {
       const sources = await engine.listSources();

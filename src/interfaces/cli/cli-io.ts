@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import type { CitedocsConfigInput } from '../../core/config.js';
 import type { Engine } from '../../engine/engine.js';
-import type { WriterLock } from '../../store/sqlite/writer-lock.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -33,6 +32,12 @@ export interface CommandKit {
   withCommon: (command: Command) => Command;
   withEmbedder: (command: Command) => Command;
   engineFor: (options: { db?: string; config?: string; embedder?: string }) => Engine;
+  /**
+   * Runs a command's work on an engine of its options, closed when it ends. With `lockTimeout`
+   * (the commands that write), first waits until no other process writes the index (`creates`:
+   * the command may create it); the lock is released after the engine is closed.
+   */
+  withEngine: <T>(options: { db?: string; config?: string; embedder?: string; lockTimeout?: number }, run: (engine: Engine) => Promise<T>, lock?: { creates: boolean }) => Promise<T>;
   warn: (code: string, message: string) => void;
 }
 
@@ -45,6 +50,4 @@ export interface ProgramKit extends CommandKit {
   print: (options: CommonOptions, json: unknown, human: string) => void;
   /** A failure the command reports itself (its result may still be printed): exit code 1. Without a message, the output already said why. */
   fail: (message?: string) => void;
-  /** Waits (saying so) until no other process writes the index; `creates`: the command may create it. */
-  lockIndex: (dbPath: string, timeoutSeconds?: number, creates?: boolean) => Promise<WriterLock>;
 }

@@ -24,9 +24,7 @@ function registerEmbed(program: Command, io: CliIo, kit: ProgramKit): void {
       .description('give every passage of the index a vector of the embedder (all again when the embedder changes); run again to resume')
       .option('--lock-timeout <seconds>', LOCK_TIMEOUT_HELP, nonNegativeInteger, LOCK_TIMEOUT_SECONDS),
   )).action(async (options: CommonOptions & { lockTimeout: number }) => {
-    const engine = kit.engineFor(options);
-    const lock = await kit.lockIndex(engine.config.dbPath, options.lockTimeout);
-    try {
+    await kit.withEngine(options, async (engine) => {
       const reporter = progressReporter(io, options);
       const report = await engine.embed({
         ...(io.signal === undefined ? {} : { signal: io.signal }),
@@ -35,10 +33,7 @@ function registerEmbed(program: Command, io: CliIo, kit: ProgramKit): void {
       reporter?.end();
       kit.print(options, report, formatEmbed(report));
       if (report.interrupted) kit.fail();
-    } finally {
-      await engine.close();
-      lock.release();
-    }
+    });
   });
 }
 
@@ -51,8 +46,7 @@ function registerInspect(program: Command, io: CliIo, kit: ProgramKit): void {
       .argument('[page-url]', 'URL of an ingested page')
       .option('--site [url]', 'report on every page under this URL (all pages when no URL is given): anchors, sections, titles'),
   ).action(async (url: string | undefined, options: CommonOptions & { site?: string | boolean }) => {
-    const engine = kit.engineFor(options);
-    try {
+    await kit.withEngine(options, async (engine) => {
       if (options.site !== undefined) {
         const report = await engine.siteReport(typeof options.site === 'string' ? options.site : (url ?? ''));
         if (report.pages === 0) throw new CitedocsError(`No page under ${report.site || 'any URL'} is in the index at ${engine.config.dbPath}. Check the URL (citedocs sources lists the sites) or ingest it first.`);
@@ -63,9 +57,7 @@ function registerInspect(program: Command, io: CliIo, kit: ProgramKit): void {
       const page = await engine.inspect(url);
       if (page === undefined) throw new CitedocsError(`${url} is not in the index at ${engine.config.dbPath}. Check the URL (citedocs search shows the URLs it has) or ingest it first.`);
       kit.print(options, page, formatInspection(page));
-    } finally {
-      await engine.close();
-    }
+    });
   });
 }
 
@@ -96,12 +88,9 @@ function registerEval(program: Command, io: CliIo, kit: ProgramKit): void {
 /** `citedocs stats`: what the index holds. */
 function registerStats(program: Command, io: CliIo, kit: ProgramKit): void {
   kit.withCommon(program.command('stats').description('count the pages, chunks and anchors in the index')).action(async (options: CommonOptions) => {
-    const engine = kit.engineFor(options);
-    try {
+    await kit.withEngine(options, async (engine) => {
       const stats = await engine.stats();
       kit.print(options, stats, formatStats(stats, engine.config.dbPath));
-    } finally {
-      await engine.close();
-    }
+    });
   });
 }

@@ -69,30 +69,28 @@ export function registerIngestCommand(program: Command, io: CliIo, kit: ProgramK
 /** A site or a folder, ingested under the index's writer lock; every page read also written to --export. */
 async function ingestSource(source: string, options: CommonOptions & IngestFlags, maxRequests: number | undefined, io: CliIo, kit: ProgramKit): Promise<void> {
   if (options.docsPath !== undefined || options.tags.length > 0) throw new UsageError(`--docs-path and --tags read a git repository: add --git <repository> (citedocs ingest --git ${source} --docs-path docs --tags 'v*').`);
-  const engine = kit.engineFor(options);
-  const lock = await kit.lockIndex(engine.config.dbPath, options.lockTimeout, true);
-  const exporter = options.export === undefined ? undefined : openExport(options.export);
-  try {
-    const reporter = progressReporter(io, options);
-    const report = await engine.ingest(source, {
-      ...sourceOptions(options, maxRequests),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-      ...(exporter === undefined ? {} : { onPage: exporter.write }),
-      ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
-    });
-    reporter?.end();
-    const stats = report.pages > 0 || report.removed > 0 ? await engine.stats() : undefined;
-    kit.print(options, report, formatIngest(report, stats));
-    if (report.stopped !== undefined) {
-      kit.fail(`${report.stopped}.`);
-    } else if (report.pages === 0 && report.removed === 0 && !report.interrupted) {
-      kit.fail(`nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.`);
+  await kit.withEngine(options, async (engine) => {
+    const exporter = options.export === undefined ? undefined : openExport(options.export);
+    try {
+      const reporter = progressReporter(io, options);
+      const report = await engine.ingest(source, {
+        ...sourceOptions(options, maxRequests),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        ...(exporter === undefined ? {} : { onPage: exporter.write }),
+        ...(reporter === undefined ? {} : { onProgress: reporter.update, onEmbedProgress: reporter.embedding }),
+      });
+      reporter?.end();
+      const stats = report.pages > 0 || report.removed > 0 ? await engine.stats() : undefined;
+      kit.print(options, report, formatIngest(report, stats));
+      if (report.stopped !== undefined) {
+        kit.fail(`${report.stopped}.`);
+      } else if (report.pages === 0 && report.removed === 0 && !report.interrupted) {
+        kit.fail(`nothing was ingested from ${source}${report.errors[0] ? `: ${report.errors[0].message}` : ''}.`);
+      }
+    } finally {
+      exporter?.close();
     }
-  } finally {
-    exporter?.close();
-    await engine.close();
-    lock.release();
-  }
+  }, { creates: true });
 }
 
 /** The flags that shape what a site's or a folder's ingest reads, as the engine's options (given ones only). */
@@ -114,13 +112,12 @@ function sourceOptions(options: IngestFlags, maxRequests: number | undefined): I
 }
 
 async function ingestGit(source: string | undefined, options: CommonOptions & IngestFlags, maxRequests: number | undefined, io: CliIo, kit: ProgramKit): Promise<void> {
-  if (options.git === undefined) throw new UsageError('Give what to ingest: a start URL, a folder, or --git <repository> (citedocs ingest https://example.com/docs/).');
-  if (source !== undefined) throw new UsageError(`Give either ${source} or --git ${options.git}, not both: one ingest reads one source.`);
-  const engine = kit.engineFor(options);
-  const lock = await kit.lockIndex(engine.config.dbPath, options.lockTimeout, true);
-  try {
+  const repository = options.git;
+  if (repository === undefined) throw new UsageError('Give what to ingest: a start URL, a folder, or --git <repository> (citedocs ingest https://example.com/docs/).');
+  if (source !== undefined) throw new UsageError(`Give either ${source} or --git ${repository}, not both: one ingest reads one source.`);
+  await kit.withEngine(options, async (engine) => {
     const reporter = progressReporter(io, options);
-    const report = await engine.ingestGit(options.git, {
+    const report = await engine.ingestGit(repository, {
       ...given({ library: options.library, version: options.version, docsPath: options.docsPath, baseUrl: options.baseUrl, urlStyle: options.urlStyle, maxPages: maxRequests }),
       ...(options.tags.length === 0 ? {} : { tags: options.tags }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
@@ -131,9 +128,6 @@ async function ingestGit(source: string | undefined, options: CommonOptions & In
     const human = report.versions.map((version, index) => `${version.tag} → ${version.library ?? '?'}@${version.version ?? '?'} (${version.url}):\n${formatIngest(version, index === report.versions.length - 1 ? stats : undefined)}`).join('\n\n');
     kit.print(options, report, human);
     const empty = report.versions.find((version) => version.pages === 0 && version.removed === 0 && !version.interrupted);
-    if (empty !== undefined) kit.fail(`nothing was ingested from ${report.docsPath}/ at ${empty.tag} of ${options.git}${empty.errors[0] ? `: ${empty.errors[0].message}` : ''}.`);
-  } finally {
-    await engine.close();
-    lock.release();
-  }
+    if (empty !== undefined) kit.fail(`nothing was ingested from ${report.docsPath}/ at ${empty.tag} of ${repository}${empty.errors[0] ? `: ${empty.errors[0].message}` : ''}.`);
+  }, { creates: true });
 }

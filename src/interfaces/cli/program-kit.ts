@@ -22,6 +22,11 @@ export function createProgramKit(io: CliIo, json: boolean, colors: ReturnType<ty
       dependencies: { env: io.env, ...(file.path === undefined ? {} : { configOrigin: file.path }) },
     };
   };
+  const engineFor: ProgramKit['engineFor'] = (options, dbPath) => {
+    const { values, dependencies } = configFor(options, dbPath);
+    return createEngine(values, dependencies);
+  };
+  const lockIndex = indexLocker(warn, io.signal);
   return {
     withCommon: (command: Command): Command =>
       command
@@ -32,9 +37,16 @@ export function createProgramKit(io: CliIo, json: boolean, colors: ReturnType<ty
         .option('-v, --verbose', 'debug logs of every stage on stderr, and the stack of an error (CITEDOCS_LOG=crawl=debug,rank=info sets levels per stage)'),
     withEmbedder: (command: Command): Command => command.option('--embedder <name>', `embedder for dense retrieval: ${EMBEDDER_NAMES_HELP} (default: the index's own, or none)`),
     configFor,
-    engineFor(options, dbPath) {
-      const { values, dependencies } = configFor(options, dbPath);
-      return createEngine(values, dependencies);
+    engineFor,
+    async withEngine(options, run, lock) {
+      const engine = engineFor(options);
+      const held = options.lockTimeout === undefined ? undefined : await lockIndex(engine.config.dbPath, options.lockTimeout, lock?.creates ?? false);
+      try {
+        return await run(engine);
+      } finally {
+        await engine.close();
+        held?.release();
+      }
     },
     warn,
     print: (options: CommonOptions, value: unknown, human: string) => io.stdout(`${options.json ? JSON.stringify(value, null, 2) : human}\n`),
@@ -42,7 +54,6 @@ export function createProgramKit(io: CliIo, json: boolean, colors: ReturnType<ty
       if (message !== undefined) io.stderr(json ? errorJson({ name: 'CitedocsError', message, exitCode: EXIT.failure }) : `citedocs: ${colors.red(message)}\n`);
       exitCode = EXIT.failure;
     },
-    lockIndex: indexLocker(warn, io.signal),
     exitCode: () => exitCode,
   };
 }

@@ -44,14 +44,11 @@ function registerSearch(program: Command, io: CliIo, kit: ProgramKit): void {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, kit.warn);
     // The schema the HTTP API and MCP check the same request with.
     const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, groupByPage: options.groupByPage, library: options.library, version: options.version });
-    const engine = kit.engineFor(options);
-    try {
+    await kit.withEngine(options, async (engine) => {
       const response = await engine.search(query, { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) });
       kit.print(options, response, formatSearch(response, options.explain === true));
       if (options.json !== true) for (const entry of response.diagnostics) kit.warn(entry.code, entry.message);
-    } finally {
-      await engine.close();
-    }
+    });
   });
 }
 
@@ -71,8 +68,7 @@ function registerAsk(program: Command, io: CliIo, kit: ProgramKit): void {
   )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags) => {
     const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'ask', old: '--max-pages', replacement: '--max-selected' }, kit.warn);
     const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
-    const engine = kit.engineFor(options);
-    try {
+    await kit.withEngine(options, async (engine) => {
       const askOptions = { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) };
       if (options.json === true) {
         const response = await engine.ask(question, askOptions);
@@ -87,8 +83,6 @@ function registerAsk(program: Command, io: CliIo, kit: ProgramKit): void {
           }
         }
       }
-    } finally {
-      await engine.close();
-    }
+    });
   });
 }

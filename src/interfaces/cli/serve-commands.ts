@@ -49,14 +49,11 @@ export function registerServeCommands(program: Command, io: CliIo, kit: ServeKit
     .option('--allowed-origins <origins>', `with --port: ${ALLOWED_ORIGINS_HELP}`, collectList, [])
     .action(async (options: Omit<ServeFlags, 'port' | 'corsOrigin' | 'example' | 'timeout'> & { port?: number }) => {
       if (options.port !== undefined) return listen({ ...options, port: options.port, corsOrigin: [], example: [], timeout: 60_000 }, 'mcp', io, kit);
-      const engine = kit.engineFor(options);
-      try {
+      await kit.withEngine(options, async (engine) => {
         // A server that may index starts on an empty index; one that may not needs an index now.
         if (options.allowIndexing !== true) await engine.stats();
         const { runMcpOverStdio } = await import('../mcp/transports.js');
         await runMcpOverStdio(engine, {}, { allowIndexing: options.allowIndexing === true });
-      } finally {
-        await engine.close();
-      }
+      });
     });
 }
