@@ -185,6 +185,7 @@ async function* fetchQueued(run: CrawlRun): AsyncGenerator<SourceItem> {
  */
 function createDispatcher(run: CrawlRun) {
   const { options, frontier, queue, delayMs, sleep } = run;
+  const clock = options.clock ?? Date.now;
   const inFlight = new Map<string, Promise<{ task: Task; fetched: FetchedPage }>>();
   // The request budget is per ingest run: a crawl stopped at maxPages continues next run.
   let requested = 1;
@@ -195,7 +196,7 @@ function createDispatcher(run: CrawlRun) {
     mayRequest,
     async fill(): Promise<void> {
       while (queue.tasks.length > 0 && inFlight.size < options.concurrency && mayRequest()) {
-        const wait = lastRequestAt + delayMs - Date.now();
+        const wait = lastRequestAt + delayMs - clock();
         if (wait > 0) {
           if (inFlight.size > 0) break; // handle finished requests while waiting
           await sleep(wait, options.signal);
@@ -205,7 +206,7 @@ function createDispatcher(run: CrawlRun) {
         // A shared crawl fetches only what this worker claimed: another holds it, or fetched it already.
         if (frontier.shared !== undefined && !(await frontier.shared.claim(task.url))) continue;
         requested += 1;
-        lastRequestAt = Date.now();
+        lastRequestAt = clock();
         const slot = frontier.shared === undefined || delayMs === 0 ? Promise.resolve() : frontier.shared.hostSlot(task.url, delayMs).then((waitMs) => sleep(waitMs, options.signal));
         inFlight.set(task.url, slot.then(() => run.fetchTask(task)).then((fetched) => ({ task, fetched })));
       }
