@@ -63,8 +63,8 @@ export function createPassageSelection(context: EngineContext): SelectPassages {
  * Retrieval within the scope's sources; unscoped, a question that names libraries of the index
  * ("pytest fixture teardown") is retrieved within their latest versions first (their own
  * statistics, as if scoped), then over the whole index for the rest: their passages come first,
- * the others after (`routed`). Otherwise each library keeps its slots of the ranking, filled in
- * its own order (as if indexed alone).
+ * the others after (`routed`). Otherwise each library is ranked as if searched alone, and the
+ * rankings are merged by how likely the question is about each (`orderWithinSources`).
  */
 async function retrieveByLibrary(text: string, topK: number, wiring: RetrievalWiring, sourceIds: number[] | undefined, signal: AbortSignal | undefined): Promise<{ retrieval: RetrievalOutcome; routed: boolean }> {
   const index = wiring.store();
@@ -76,6 +76,8 @@ async function retrieveByLibrary(text: string, topK: number, wiring: RetrievalWi
     retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
   } else if (sourceIds === undefined) {
     retrieval.candidates = await orderWithinSources(retrieval.candidates, {
+      question: text,
+      termStatsWithin: (sourceId, words) => index.termStats(words, [sourceId]),
       sourceOf: await sourceIdOfCandidates(index, retrieval.candidates),
       retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
       maxSources: MAX_SOURCES_REORDERED,
