@@ -5,61 +5,24 @@
 // and errors. The load generator runs in this process, the servers in others. --replicas N runs
 // N servers on the same index, the connections split evenly between them (requests/s summed,
 // latency the worst replica's); --postgres puts the index in a throwaway PostgreSQL 15 cluster.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createEngine } from '../src/engine/engine.js';
 import { startPostgresServer } from '../src/testing/postgres-server.js';
-import { startStaticServer } from '../src/testing/static-server.js';
+import { startServeProcess } from '../src/testing/serve-process.js';
+import { indexPostgresDocs, QUERIES } from './postgres-docs.js';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, replicas: { type: 'string' }, postgres: { type: 'boolean' } } });
-const DOCS = '/usr/share/doc/postgresql-doc-15/html';
 const seconds = Number(values.seconds ?? 15);
 const connections = Number(values.connections ?? 10);
 const replicaCount = Number(values.replicas ?? 2);
 const cluster = values.postgres === true ? await startPostgresServer() : undefined;
 
-const QUERIES = [
-  'create an index concurrently', 'what does VACUUM FULL do', 'how to set up streaming replication', 'what is a partial index',
-  'drop a table if it exists', 'change the owner of a database', 'statement_timeout', 'pg_dump a single table', 'json operators',
-  'window functions rank', 'how do I create a role with login', 'foreign key on delete cascade', 'explain analyze output',
-  'listen notify', 'row level security policy', 'generate_series', 'alter table add column default', 'copy from csv', 'serial vs identity',
-  'how does MVCC work',
-];
+const given = cluster === undefined ? values.db : await cluster.createDatabase('bench');
+// A throwaway cluster's database is new: always crawled. A given index is served as it is.
+const dbPath = given === undefined || cluster !== undefined || (!/^postgres(ql)?:\/\//.test(given) && !existsSync(given)) ? await indexPostgresDocs(given) : given;
 
-let dbPath = cluster === undefined ? values.db : await cluster.createDatabase('bench');
-if (dbPath === undefined || cluster !== undefined || (!/^postgres(ql)?:\/\//.test(dbPath) && !existsSync(dbPath))) {
-  if (!existsSync(DOCS)) throw new Error(`${DOCS} is missing: apt-get install postgresql-doc-15, or pass --db with an index.`);
-  dbPath ??= join(mkdtempSync(join(tmpdir(), 'citedocs-bench-serve-')), 'pg.db');
-  const site = await startStaticServer(DOCS);
-  const started = performance.now();
-  const engine = createEngine({ dbPath });
-  const report = await engine.ingest(site.url);
-  await engine.close();
-  await site.close();
-  console.log(`indexed ${report.pages} pages of the PostgreSQL docs in ${((performance.now() - started) / 1000).toFixed(1)} s: ${dbPath}`);
-}
-
-const startServer = async (): Promise<{ server: ChildProcess; base: string }> => {
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--db', dbPath as string, '--port', '0', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const base = await new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 30 s:\n${stderr}`)), 30_000);
-    server.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /chat page (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${stderr}`)));
-  });
-  return { server, base };
-};
+const startServer = () => startServeProcess(['--db', dbPath, '--quiet'], { timeoutMs: 30_000 });
 const servers = await Promise.all(Array.from({ length: replicaCount }, () => startServer()));
 
 try {
@@ -95,9 +58,6 @@ try {
   if (replicaCount > 1) console.log(`replicas    ${QUERIES.length - disagreements}/${QUERIES.length} warm-up answers byte-identical across replicas`);
   if (errors > 0 || disagreements > 0) process.exitCode = 1;
 } finally {
-  for (const { server } of servers) server.kill('SIGTERM');
-  if (cluster !== undefined) {
-    await Promise.all(servers.map(({ server }) => new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve(undefined)))));
-    await cluster.stop();
-  }
+  await Promise.all(servers.map((server) => server.stop()));
+  await cluster?.stop();
 }

@@ -6,47 +6,28 @@
 // --during-ingest: then runs the load again while `citedocs ingest` (another process) re-crawls the
 // site with every page changed, and prints that p99 beside the idle one, and the errors.
 // The load generator runs in this process, the servers and the ingest in others.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { createEngine } from '../src/engine/engine.js';
+import { startServeProcess } from '../src/testing/serve-process.js';
 import { startStaticServer } from '../src/testing/static-server.js';
+import { DOCS, indexPostgresDocs, QUERIES } from './postgres-docs.js';
 
 const { values } = parseArgs({
   options: { db: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, workers: { type: 'string' }, 'during-ingest': { type: 'boolean' } },
 });
-const DOCS = '/usr/share/doc/postgresql-doc-15/html';
 const seconds = Number(values.seconds ?? 15);
 const connections = Number(values.connections ?? 10);
 const workerCounts = (values.workers ?? '1').split(',').map(Number);
 if (workerCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--workers ${values.workers}: give worker counts like 1 or 1,2.`);
 
-const QUERIES = [
-  'create an index concurrently', 'what does VACUUM FULL do', 'how to set up streaming replication', 'what is a partial index',
-  'drop a table if it exists', 'change the owner of a database', 'statement_timeout', 'pg_dump a single table', 'json operators',
-  'window functions rank', 'how do I create a role with login', 'foreign key on delete cascade', 'explain analyze output',
-  'listen notify', 'row level security policy', 'generate_series', 'alter table add column default', 'copy from csv', 'serial vs identity',
-  'how does MVCC work',
-];
 const CLI = ['--import', 'tsx', 'src/interfaces/cli/bin.ts'];
 
-let dbPath = values.db;
-if (dbPath === undefined || !existsSync(dbPath)) {
-  if (!existsSync(DOCS)) throw new Error(`${DOCS} is missing: apt-get install postgresql-doc-15, or pass --db with an index.`);
-  dbPath ??= join(mkdtempSync(join(tmpdir(), 'citedocs-bench-serve-')), 'pg.db');
-  const site = await startStaticServer(DOCS);
-  const started = performance.now();
-  const engine = createEngine({ dbPath });
-  const report = await engine.ingest(site.url);
-  await engine.close();
-  await site.close();
-  console.log(`indexed ${report.pages} pages of the PostgreSQL docs in ${((performance.now() - started) / 1000).toFixed(1)} s: ${dbPath}`);
-}
-const index = dbPath;
+const index = values.db === undefined || !existsSync(values.db) ? await indexPostgresDocs(values.db) : values.db;
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 function cpuSeconds(pid: number): number | undefined {
@@ -70,32 +51,9 @@ function serverPids(pid: number): { primary: number; workers: number[] } {
 }
 
 /** `citedocs serve --workers N` on a free port; resolves with its address (its one stdout line). */
-async function startServer(workers: number): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
-  const server: ChildProcess = spawn(process.execPath, [...CLI, 'serve', '--db', index, '--port', '0', '--quiet', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  const base = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${stderr}`)), 60_000);
-    server.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    void exited.then(() => reject(new Error(`the server exited:\n${stderr}`)));
-  });
-  return {
-    base,
-    pid: server.pid ?? 0,
-    stop: async () => {
-      server.kill('SIGTERM');
-      await exited;
-    },
-  };
+async function startServer(workers: number): Promise<{ base: string; pid: number; stop: () => Promise<unknown> }> {
+  const server = await startServeProcess(['--db', index, '--quiet', '--workers', String(workers)], { timeoutMs: 60_000 });
+  return { base: server.base, pid: server.child.pid ?? 0, stop: server.stop };
 }
 
 interface Load {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { crawlConfigSchema } from './crawl-config.js';
+import { retrieveConfigSchema } from './retrieve-config.js';
 import { webConfigSchema } from './web-config.js';
 
-/** The one source of truth for every knob and its default. Units are in the names. */
+/** The one source of truth for every knob and its default (its larger sections in crawl-config.ts, retrieve-config.ts and web-config.ts). Units are in the names. */
 export const configSchema = z.strictObject({
   /** Path of the SQLite index file. */
   dbPath: z.string().min(1).default('./citedocs.db'),
@@ -12,72 +14,7 @@ export const configSchema = z.strictObject({
       encoding: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
     })
     .prefault({}),
-  crawl: z
-    .strictObject({
-      /**
-       * Requests at most in one run of a site crawl (a safety against traps); a crawl that
-       * reaches it says so and continues where it stopped on the next run. Folders have no
-       * budget unless `--max-pages` gives one.
-       */
-      maxPages: z.number().int().positive().default(10_000),
-      /** Links followed from the start page at most; unset: no limit. */
-      maxDepth: z.number().int().min(0).optional(),
-      /** Requests in flight at once (one site is crawled at a time, so this is per host). */
-      concurrency: z.number().int().min(1).max(64).default(4),
-      /** Pause between request starts; a robots.txt Crawl-delay raises it (up to 60 s). */
-      delayMs: z.number().int().min(0).default(0),
-      timeoutMs: z.number().int().positive().default(15_000),
-      /** Larger bodies are skipped with an error rather than parsed. */
-      maxPageBytes: z.number().int().positive().default(10 * 1024 * 1024),
-      maxRedirects: z.number().int().min(0).max(20).default(10),
-      /** Retries after a network error, a 429 or a 5xx, with exponential backoff from `retryBaseDelayMs`. */
-      retries: z.number().int().min(0).max(10).default(2),
-      retryBaseDelayMs: z.number().int().min(0).default(500),
-      /** A Retry-After longer than this fails the request instead of stalling the crawl. */
-      maxRetryAfterMs: z.number().int().min(0).default(60_000),
-      /** Sent with every request; its product token (before the first "/") is matched in robots.txt. */
-      userAgent: z.string().min(1).default('citedocs/0.1 (+https://github.com/citedocs/citedocs)'),
-      respectRobots: z.boolean().default(true),
-      /** Also crawl the pages listed in sitemaps and llms.txt. */
-      useSitemaps: z.boolean().default(true),
-      /** Globs on the URL path (`/docs/api/**`): only matching pages are crawled, when given. */
-      include: z.array(z.string().min(1)).default([]),
-      /** Globs on the URL path (`/docs/ja/**`): matching pages are never crawled. */
-      exclude: z.array(z.string().min(1)).default([]),
-      /**
-       * Hosts besides the start URL's that the start URL may redirect to (`docs.example.com`, or
-       * `host:port`). Any other host is never requested: a redirect there is reported, not followed.
-       */
-      allowedHosts: z.array(z.string().min(1)).default([]),
-      /**
-       * Let the start host (and `allowedHosts`) be on a private, link-local or unique-local
-       * network: a docs site on an intranet. Loopback start URLs (127.0.0.1, localhost) need no
-       * flag; no other host may ever resolve to a non-public address.
-       */
-      allowPrivateHosts: z.boolean().default(false),
-      /**
-       * Run each HTML page's scripts in headless Chromium before extraction (`ingest --render`),
-       * for sites that build their content with JavaScript. Slower: use it for such sites only.
-       */
-      render: z.boolean().default(false),
-      /** Budget of one rendered page: loading it, then waiting until its network is idle; what is built by then is kept. */
-      renderTimeoutMs: z.number().int().positive().default(20_000),
-      /** Pages rendered at once (each is a Chromium renderer process, a few tens of MB). */
-      renderConcurrency: z.number().int().min(1).max(16).default(2),
-      /** The Chromium (or Chrome) executable `--render` drives. */
-      browserPath: z.string().min(1).default('/usr/bin/chromium'),
-      /** Longer URLs are never requested: a path that grows with every link is a crawler trap. */
-      maxUrlLength: z.number().int().min(64).default(2048),
-      /** URLs whose path holds one segment more often than this are never requested (`/a/b/a/b/a/b/a/b`). */
-      maxRepeatedSegments: z.number().int().min(1).default(3),
-      /**
-       * How long an ingest worker of a shared crawl (several `citedocs ingest` on one PostgreSQL
-       * database) holds the URLs it took without renewing: a killed worker's URLs go to the
-       * others after this.
-       */
-      leaseMs: z.number().int().min(100).default(60_000),
-    })
-    .prefault({}),
+  crawl: crawlConfigSchema,
   local: z
     .strictObject({
       /**
@@ -135,87 +72,7 @@ export const configSchema = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
-  retrieve: z
-    .strictObject({
-      /** Candidates retrieved before selection. */
-      topK: z.number().int().positive().default(40),
-      /**
-       * BM25F field weights: a match in the page title, the heading path, the name of the API a
-       * passage defines, its code, or its prose (`text`).
-       */
-      fieldWeights: z
-        .strictObject({
-          title: z.number().min(0).default(2),
-          headings: z.number().min(0).default(4),
-          identifiers: z.number().min(0).default(4),
-          code: z.number().min(0).default(1),
-          text: z.number().min(0).default(1),
-        })
-        .prefault({}),
-      /** BM25F's saturation (k1), length normalisation (b), and the weights of the entry and page link priors. */
-      lexical: z
-        .strictObject({
-          // k1 and b tuned on the Python docs dev questions and SciFact train; the priors on the
-          // Python docs and the three docsets-dev sites together (eval/baselines/README.md).
-          k1: z.number().min(0).default(2),
-          b: z.number().min(0).max(1).default(0.75),
-          linkPrior: z.number().min(0).default(3),
-          pagePrior: z.number().min(0).default(2),
-          quotedWeight: z.number().min(0).default(0.25),
-        })
-        .prefault({}),
-      fusion: z
-        .strictObject({
-          /**
-           * How BM25 and dense lists merge: `weighted` sums min-max normalised scores (robust to
-           * a weak dense model); `rrf` is reciprocal rank fusion.
-           */
-          method: z.enum(['weighted', 'rrf']).default('weighted'),
-          /** RRF's k: larger flattens the difference between ranks. */
-          rrfK: z.number().positive().default(60),
-          bm25Weight: z.number().min(0).default(1),
-          denseWeight: z.number().min(0).default(0.3),
-        })
-        .prefault({}),
-      dense: z
-        .strictObject({
-          /** Candidates found by 1-bit codes and re-scored exactly; indexes up to this size are searched exactly. */
-          coarseK: z.number().int().positive().max(4096).default(400),
-        })
-        .prefault({}),
-      techniques: z
-        .strictObject({
-          /** Pseudo-relevance feedback: expansion terms from the top BM25 hits (no LLM needed). */
-          prf: z
-            .strictObject({
-              enabled: z.boolean().default(false),
-              weight: z.number().min(0).default(0.5),
-              feedbackDocs: z.number().int().min(1).default(3),
-              expansionTerms: z.number().int().min(1).default(10),
-            })
-            .prefault({}),
-          /** HyDE: an LLM-written hypothetical passage, searched in the dense index (needs an LLM and an embedder). */
-          hyde: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.8) }).prefault({}),
-          /** LLM-written query variants: keywords to BM25, paraphrases to the dense index (needs an LLM). */
-          expansion: z
-            .strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.7), variants: z.number().int().min(1).max(8).default(3) })
-            .prefault({}),
-          /** Skip expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
-          confidentMargin: z.number().min(0).max(1).default(0.5),
-        })
-        .prefault({}),
-      followUp: z
-        .strictObject({
-          /** A second round for the parts of the question the top candidates do not cover. */
-          enabled: z.boolean().default(false),
-          maxQueries: z.number().int().min(1).max(5).default(2),
-          weight: z.number().min(0).default(0.6),
-          /** Top candidates checked for coverage. */
-          inspect: z.number().int().min(1).default(5),
-        })
-        .prefault({}),
-    })
-    .prefault({}),
+  retrieve: retrieveConfigSchema,
   llm: z
     .strictObject({
       /** An OpenAI-compatible chat model (OpenAI, Ollama, vLLM, llama.cpp, LM Studio); none when unset. */

@@ -4,13 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { diagnostic, logDiagnostics } from '../core/diagnostics.js';
 import { elapsedMs, logger } from '../core/log.js';
 import { StoreFullError, UsageError } from '../core/errors.js';
-import type { Chunk, SourceItem, StoppedBy } from '../core/types.js';
 import { type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
 import { crawlSite } from './crawl-source.js';
 import type { IngestDependencies, IngestOptions, IngestReport, IngestSource } from './ingest-types.js';
-import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
+import { chunkingKey, loadExtractor } from './stage-loaders.js';
+import { type ItemContext, storeItem } from './ingest-items.js';
 import { ownedUrlsUnder } from './source-resolver.js';
-import type { Store } from '../store/store.js';
 
 export type { IngestDependencies, IngestError, IngestOptions, IngestProgress, IngestReport, IngestSource } from './ingest-types.js';
 
@@ -35,11 +34,12 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   const chunking = chunkingKey(config, { rendered });
   const source = openSource(input, { ...options, chunking }, dependencies, progress);
   let localRun: number | undefined;
+  const items: ItemContext = { report, options, dependencies, chunking, sourceKind: source.kind, now };
   try {
     for await (const item of source.items) {
       const store = dependencies.openStore();
       if (source.kind === 'local' && localRun === undefined) localRun = (await store.crawlState.openRun(source.key, LOCAL_RUN_SETTINGS, now().toISOString())).id;
-      await storeItem(item, store);
+      await storeItem(item, store, items);
       if (options.signal?.aborted) break;
     }
   } catch (error) {
@@ -58,100 +58,11 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   const { pages, chunks, added, changed, unchanged, removed, fetched, interrupted } = report;
   logger('index').info({ input, pages, chunks, added, changed, unchanged, removed, fetched, errors: report.errors.length, interrupted, ms: elapsedMs(started) }, 'ingest stored');
   return report;
-
-  async function storeItem(item: SourceItem, store: Store): Promise<void> {
-    switch (item.kind) {
-      case 'error':
-        report.errors.push({ input: item.input, message: item.message });
-        logger('crawl').warn({ input: item.input }, item.message);
-        break;
-      case 'warning':
-        if (item.needsRender === true) {
-          report.needsRender ??= { count: 0, examples: [] };
-          report.needsRender.count += 1;
-          if (report.needsRender.examples.length < MAX_RENDER_EXAMPLES) report.needsRender.examples.push(item.input);
-          logger('crawl').debug({ url: item.input }, item.message);
-        } else {
-          const warning = diagnostic(item.code, item.message);
-          report.warnings.push(warning.message);
-          report.diagnostics.push(warning);
-          logDiagnostics([warning], { input: item.input });
-        }
-        break;
-      case 'stopped':
-        report.stopped = item.reason;
-        break;
-      case 'limited':
-        report.stoppedBy = stoppedByOf(item, source.kind);
-        break;
-      case 'alias':
-        await store.addAlias(item.of, item.url);
-        report.duplicates += 1;
-        break;
-      case 'gone':
-        logger('crawl').debug({ url: item.url, reason: item.reason }, 'page gone');
-        if (await store.removePage(item.url)) report.removed += 1;
-        break;
-      case 'unchanged': {
-        const chunkCount = await store.confirmPage(item.url, now().toISOString());
-        if (chunkCount === undefined) break;
-        // A re-crawl that only confirms pages still records its source's crawl.
-        await dependencies.source?.idFor(store, { url: item.url, title: (await store.getPage(item.url))?.title ?? '' });
-        report.unchanged += 1;
-        report.pages += 1;
-        report.chunks += chunkCount;
-        break;
-      }
-      case 'page': {
-        const { page } = item;
-        report.fetched += 1;
-        options.onPage?.(page);
-        const stored = await store.getPage(page.url);
-        const rechunk = stored !== undefined && stored.chunking !== chunking;
-        // The same content already stored under another URL (an alias the crawl met first): keep one page.
-        const twin = stored === undefined ? await store.pageUrlWithContent(page.contentHash) : undefined;
-        // Never across sources: two versions of a library often serve identical pages, each its own.
-        if (twin !== undefined && twin !== page.url && sameSite(twin, page.url) && ((await dependencies.source?.owns(store, twin)) ?? true)) {
-          await store.addAlias(twin, page.url);
-          report.duplicates += 1;
-          break;
-        }
-        let chunks: Chunk[] = [];
-        try {
-          if (stored?.contentHash !== page.contentHash || rechunk) {
-            const started = performance.now();
-            chunks = (await loadChunker())(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer: await dependencies.tokenizer() });
-            logger('chunk').debug({ url: page.url, chunks: chunks.length, tokens: chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0), ms: elapsedMs(started) }, 'page chunked');
-          }
-        } catch (error) {
-          // One page that cannot be chunked (pathological Markdown) is reported; the others go on.
-          report.errors.push({ input: page.url, message: `Could not chunk ${page.url}: ${error instanceof Error ? error.message : String(error)}` });
-          break;
-        }
-        const sourceId = await dependencies.source?.idFor(store, page);
-        const outcome = await store.upsertPage({ ...page, chunking }, chunks, { rechunked: rechunk, ...(sourceId === undefined ? {} : { sourceId }) });
-        report[outcome] += 1;
-        report.pages += 1;
-        report.chunks += outcome === 'unchanged' ? (stored?.chunkCount ?? 0) : chunks.length;
-        logger('index').debug({ url: page.url, outcome, chunks: chunks.length }, 'page stored');
-        break;
-      }
-    }
-  }
 }
-
-const MAX_RENDER_EXAMPLES = 5;
 
 function needsRenderWarning(needsRender: NonNullable<IngestReport['needsRender']>): string {
   const pages = needsRender.count === 1 ? '1 page is' : `${needsRender.count} pages are`;
   return `${pages} empty until JavaScript runs (${needsRender.examples.join(', ')}${needsRender.count > needsRender.examples.length ? ', …' : ''}): this site builds its pages with JavaScript; run again with --render.`;
-}
-
-function stoppedByOf(item: Extract<SourceItem, { kind: 'limited' }>, kind: IngestSource['kind']): StoppedBy {
-  const { limit, value, remaining } = item;
-  return kind === 'crawl'
-    ? { limit, value, remaining, unit: 'requests', flag: '--max-requests', setting: 'crawl.maxPages', resumes: true }
-    : { limit, value, remaining, unit: 'files', flag: '--max-requests', resumes: false };
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */
@@ -222,11 +133,4 @@ function assertHttpUrl(value: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url ${value} must be an http(s) URL, like https://example.com/docs/.`);
   }
-}
-
-/** Same origin (or both local files): a page may only be another's duplicate within one site. */
-function sameSite(first: string, second: string): boolean {
-  const a = new URL(first);
-  const b = new URL(second);
-  return a.protocol === 'file:' ? b.protocol === 'file:' : a.origin === b.origin;
 }

@@ -21,7 +21,7 @@ import { fetchResultPages } from '../sources/web/fetch-results.js';
 import { createGuardedFetch, type LookupFunction } from '../sources/web/host-guard.js';
 import type { SearchBackend, SearchHit } from '../sources/web/search-backend.js';
 import { openWebCache, type WebCache } from '../sources/web/web-cache.js';
-import { chunkingKey, loadChunker, loadExtractor } from './stage-loaders.js';
+import { type ExaminedPage, examine } from './web-examine.js';
 import { sectionsText, webBlock } from './web-output.js';
 import type { WebDropped, WebOptions, WebResponse, WebResult } from './web-types.js';
 import { round } from '../core/round.js';
@@ -44,10 +44,18 @@ export interface WebDependencies {
   save?: (pages: { page: Page; chunks: Chunk[] }[]) => Promise<{ pages: number; chunks: number; dbPath: string }>;
 }
 
-interface ExaminedPage {
-  hit: SearchHit;
-  page: Page;
-  chunks: Chunk[];
+type PageScores = Awaited<ReturnType<typeof scorePages>>;
+
+/** What one `web` request gathers as it goes: its query, its notes, its counts, its cache. */
+interface WebRun {
+  text: string;
+  options: WebOptions;
+  dependencies: WebDependencies;
+  maxTokens: number;
+  warnings: Diagnostic[];
+  dropped: WebDropped[];
+  requests: { search: number; pages: number };
+  cache: WebCache | undefined;
 }
 
 /**
@@ -60,106 +68,23 @@ export async function findWebDocs(query: string, options: WebOptions, dependenci
   if (text === '') throw new UsageError('The query is empty. Say what to look for, like: citedocs web "Array.prototype.flatMap"');
   const { config } = dependencies;
   const web = config.web;
-  const maxTokens = options.maxTokens ?? web.maxTotalTokens;
-  const maxPages = options.maxPages ?? web.maxPages;
-  const warnings: Diagnostic[] = [];
-  const dropped: WebDropped[] = [];
-  const requests = { search: 0, pages: 0 };
   const cache = (options.cache ?? web.cache.enabled) ? openWebCache(web.cache.path ?? defaultCachePath(dependencies.env), web.cache) : undefined;
+  const run: WebRun = { text, options, dependencies, maxTokens: options.maxTokens ?? web.maxTotalTokens, warnings: [], dropped: [], requests: { search: 0, pages: 0 }, cache };
+  const { warnings, dropped, requests, maxTokens } = run;
   const allowPrivateHosts = options.allowPrivateHosts ?? web.allowPrivateHosts;
   const guarded = createGuardedFetch({ allowPrivateHosts, ...(dependencies.lookup === undefined ? {} : { lookup: dependencies.lookup }) });
   try {
-    const searched = await search(text, maxPages, options, dependencies, cache, requests, warnings);
-    const counted: FetchLike = (input, init) => {
-      requests.pages += 1;
-      return guarded.fetch(input, init);
-    };
-    const fetched = await fetchResultPages(searched.map((hit) => hit.url), {
-      fetch: counted,
-      userAgent: config.crawl.userAgent,
-      timeoutMs: web.timeoutMs,
-      maxBytes: web.maxPageBytes,
-      maxRedirects: config.crawl.maxRedirects,
-      retries: 0,
-      retryBaseDelayMs: config.crawl.retryBaseDelayMs,
-      maxRetryAfterMs: 5000,
-      concurrency: web.concurrency,
-      perHostConcurrency: web.perHostConcurrency,
-      respectRobots: web.respectRobots,
-      maxCrawlDelayMs: 5000,
-      guarded: !allowPrivateHosts,
-      ...(cache === undefined ? {} : { cache }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+    const searched = await search(text, options.maxPages ?? web.maxPages, options, dependencies, cache, requests, warnings);
+    const fetched = await fetchPages(run, searched, guarded.fetch, allowPrivateHosts);
     options.signal?.throwIfAborted();
     const tokenizer = await dependencies.tokenizer();
     const examined = await examine(searched, fetched, config, tokenizer, dropped, dependencies.now);
     for (const drop of dropped) if (drop.reason === 'fetch' || drop.reason === 'refused') warnings.push(diagnostic('web.fetch-skipped', `Skipped ${drop.url}: ${drop.message ?? drop.reason}`));
-    const llm = config.rerank.method === 'auto' || config.rerank.method === 'llm-pointwise' ? dependencies.llm() : undefined;
-    const scored = await scorePages(text, examined.map(({ page, chunks }) => ({ url: page.url, chunks })), {
-      ranking: { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical },
-      lexicalWeight: config.retrieve.fusion.bm25Weight,
-      denseWeight: config.retrieve.fusion.denseWeight,
-      fragmentsPerPage: web.fragmentsPerPage,
-      ...(dependencies.embedder === undefined ? {} : { embedder: dependencies.embedder }),
-      ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
-      ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-    warnings.push(...scored.diagnostics);
-
-    const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
-    const words = new Map(examined.map((entry) => [entry.page.url, wordSet(entry.page.markdown)]));
-    const factorOf = pageFactor({
-      domainWeights: { ...(web.defaultDomainWeights ? DEFAULT_DOMAIN_WEIGHTS : {}), ...web.domainWeights },
-      freshness: web.freshness,
-      now: (dependencies.now ?? (() => new Date()))(),
-      lastModified: (url) => byUrl.get(url)?.page.lastModified,
-    });
-    const textOf = (url: string, fragments?: readonly number[]) => {
-      const entry = byUrl.get(url);
-      if (entry === undefined) return '';
-      return fragments === undefined ? entry.page.markdown : sectionsText(entry.chunks, fragments);
-    };
-    // Each block is counted as rendered, with room for its number and the line joining it to the next.
-    const cost = (url: string, fragments?: readonly number[]) => tokenizer.count(webBlock(0, { url, title: byUrl.get(url)?.page.title ?? '' }, textOf(url, fragments))) + 2;
-    const selection = selectPages(
-      scored.pages.map((page) => ({ url: page.url, relevance: page.score, factor: factorOf(page.url), rank: byUrl.get(page.url)?.hit.rank ?? 0, fragmentScores: page.fragmentScores })),
-      {
-        maxTotalTokens: maxTokens,
-        maxSelectedPages: options.maxSelectedPages ?? web.maxSelectedPages,
-        scoreThreshold: web.scoreThreshold,
-        similarityThreshold: web.similarityThreshold,
-        similarity: (a, b) => jaccard(words.get(a) ?? new Set(), words.get(b) ?? new Set()),
-        cost,
-        sectionShare: 0.5,
-        wholeShare: 0.5,
-      },
-    );
-    dropped.push(...selection.dropped);
-    const scores = new Map(scored.pages.map((page) => [page.url, page]));
-    const results: WebResult[] = selection.selected.map((choice) => {
-      const entry = byUrl.get(choice.url) as ExaminedPage;
-      const relevance = scores.get(choice.url)?.score ?? 0;
-      const factor = factorOf(choice.url);
-      const body = textOf(choice.url, choice.fragments);
-      return {
-        url: entry.page.url,
-        title: entry.page.title,
-        snippet: entry.hit.snippet,
-        score: round(relevance * factor),
-        tokenCount: tokenizer.count(body),
-        rank: entry.hit.rank,
-        relevance,
-        why: explain(relevance, factor, scored.method, choice, entry, cost(choice.url), maxTokens),
-        text: body,
-        ...(choice.fragments === undefined ? {} : { sections: [...new Set(choice.fragments.map((index) => chunkUrl(entry.chunks[index] as Chunk)))] }),
-        ...(entry.page.lastModified === undefined ? {} : { lastModified: entry.page.lastModified }),
-      };
-    });
+    const scored = await scoreExamined(run, examined);
+    const results = selectResults(run, examined, scored, tokenizer);
     const totalTokens = tokenizer.count(results.map((result, index) => webBlock(index + 1, result, result.text)).join('\n'));
     if (searched.length > 0 && results.length === 0) warnings.push(diagnostic('web.none-selected', noneSelectedWarning(dropped, maxTokens)));
-    const saved = options.save === true && dependencies.save !== undefined && results.length > 0 ? await dependencies.save(results.map((result) => byUrl.get(result.url) as ExaminedPage)) : undefined;
+    const saved = await save(run, examined, results);
     logDiagnostics(warnings);
     logger('web').info({ query: text, searched: searched.length, results: results.length, tokens: totalTokens, requests }, 'web documentation found');
     return { results, searched, ...withWarnings(warnings), dropped, totalTokens, maxTokens, scoring: scored.method, requests, ...(saved === undefined ? {} : { saved }) };
@@ -195,49 +120,124 @@ async function search(query: string, maxPages: number, options: WebOptions, depe
   return outcome.hits;
 }
 
-/** Extracts and splits every fetched page; failures and empty pages are dropped, each with why. */
-async function examine(searched: readonly SearchHit[], fetched: Awaited<ReturnType<typeof fetchResultPages>>, config: CitedocsConfig, tokenizer: Tokenizer, dropped: WebDropped[], now?: () => Date): Promise<ExaminedPage[]> {
-  const extract = await loadExtractor();
-  const chunk = await loadChunker();
-  const examined: ExaminedPage[] = [];
-  const seen = new Set<string>();
-  const chunking = chunkingKey(config);
-  for (const [index, result] of fetched.entries()) {
-    const hit = searched[index] as SearchHit;
-    if (result.document === undefined) {
-      dropped.push({ url: hit.url, reason: result.failure?.reason ?? 'fetch', message: result.failure?.message ?? 'not fetched' });
-      continue;
-    }
-    const { document } = result;
-    if (seen.has(document.url)) {
-      dropped.push({ url: hit.url, reason: 'duplicate', duplicateOf: document.url, similarity: 1, message: `redirects to ${document.url}, already examined` });
-      continue;
-    }
-    seen.add(document.url);
-    if (document.format === 'xml') continue;
-    const extracted = extract({ format: document.format, body: document.body }, document.url);
-    if (extracted.markdown.trim().length < 20) {
-      dropped.push({ url: document.url, reason: 'empty', message: 'no main content could be extracted (a page built by JavaScript, or a login wall)' });
-      continue;
-    }
-    const page: Page = {
-      url: document.url,
-      canonicalUrl: document.url,
-      title: extracted.title.trim() === '' ? hit.title : extracted.title,
-      markdown: extracted.markdown,
-      headings: extracted.headings,
-      anchors: extracted.anchors,
-      contentHash: sha256(`${extracted.title}\n${extracted.markdown}`),
-      fetchedAt: (now ?? (() => new Date()))().toISOString(),
-      source: 'web',
-      chunking,
-      ...(document.etag === undefined ? {} : { etag: document.etag }),
-      ...(document.lastModified === undefined ? {} : { lastModified: document.lastModified }),
-      ...(document.url === hit.url ? {} : { aliases: [hit.url] }),
+/** The result pages, fetched politely (robots.txt, per-host limits) through the guard, each request counted. */
+function fetchPages(run: WebRun, searched: readonly SearchHit[], guardedFetch: FetchLike, allowPrivateHosts: boolean) {
+  const { config } = run.dependencies;
+  const { web } = config;
+  const counted: FetchLike = (input, init) => {
+    run.requests.pages += 1;
+    return guardedFetch(input, init);
+  };
+  return fetchResultPages(searched.map((hit) => hit.url), {
+    fetch: counted,
+    userAgent: config.crawl.userAgent,
+    timeoutMs: web.timeoutMs,
+    maxBytes: web.maxPageBytes,
+    maxRedirects: config.crawl.maxRedirects,
+    retries: 0,
+    retryBaseDelayMs: config.crawl.retryBaseDelayMs,
+    maxRetryAfterMs: 5000,
+    concurrency: web.concurrency,
+    perHostConcurrency: web.perHostConcurrency,
+    respectRobots: web.respectRobots,
+    maxCrawlDelayMs: 5000,
+    guarded: !allowPrivateHosts,
+    ...(run.cache === undefined ? {} : { cache: run.cache }),
+    ...(run.options.signal === undefined ? {} : { signal: run.options.signal }),
+  });
+}
+
+/** Each page's relevance by its best fragment: lexical, with dense similarity and an LLM's judgement when configured. */
+async function scoreExamined(run: WebRun, examined: readonly ExaminedPage[]): Promise<PageScores> {
+  const { config } = run.dependencies;
+  const { cache } = run;
+  const llm = config.rerank.method === 'auto' || config.rerank.method === 'llm-pointwise' ? run.dependencies.llm() : undefined;
+  const scored = await scorePages(run.text, examined.map(({ page, chunks }) => ({ url: page.url, chunks })), {
+    ranking: { fieldWeights: config.retrieve.fieldWeights, ...config.retrieve.lexical },
+    lexicalWeight: config.retrieve.fusion.bm25Weight,
+    denseWeight: config.retrieve.fusion.denseWeight,
+    fragmentsPerPage: config.web.fragmentsPerPage,
+    ...(run.dependencies.embedder === undefined ? {} : { embedder: run.dependencies.embedder }),
+    ...(cache === undefined ? {} : { vectorCache: cache.vectors }),
+    ...(llm === undefined ? {} : { reranker: createLlmPointwiseReranker({ llm, ...config.rerank.pointwise, cache: cache?.judgements ?? createMemoryJudgementCache({ maxEntries: Math.max(1, config.rerank.cacheEntries) }) }) }),
+    ...(run.options.signal === undefined ? {} : { signal: run.options.signal }),
+  });
+  run.warnings.push(...scored.diagnostics);
+  return scored;
+}
+
+/** The examined pages as selection sees them: by URL, weighed by domain and freshness, their text and its cost as rendered. */
+function pageView(examined: readonly ExaminedPage[], run: WebRun, tokenizer: Tokenizer) {
+  const { web } = run.dependencies.config;
+  const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
+  const words = new Map(examined.map((entry) => [entry.page.url, wordSet(entry.page.markdown)]));
+  const factorOf = pageFactor({
+    domainWeights: { ...(web.defaultDomainWeights ? DEFAULT_DOMAIN_WEIGHTS : {}), ...web.domainWeights },
+    freshness: web.freshness,
+    now: (run.dependencies.now ?? (() => new Date()))(),
+    lastModified: (url) => byUrl.get(url)?.page.lastModified,
+  });
+  const textOf = (url: string, fragments?: readonly number[]) => {
+    const entry = byUrl.get(url);
+    if (entry === undefined) return '';
+    return fragments === undefined ? entry.page.markdown : sectionsText(entry.chunks, fragments);
+  };
+  // Each block is counted as rendered, with room for its number and the line joining it to the next.
+  const cost = (url: string, fragments?: readonly number[]) => tokenizer.count(webBlock(0, { url, title: byUrl.get(url)?.page.title ?? '' }, textOf(url, fragments))) + 2;
+  const similarity = (a: string, b: string) => jaccard(words.get(a) ?? new Set(), words.get(b) ?? new Set());
+  return { byUrl, factorOf, textOf, cost, similarity };
+}
+
+/**
+ * The best pages (or their best sections) within the budget, without near-duplicates, each
+ * page's relevance weighed by its domain and freshness; what is left out goes to `dropped`.
+ */
+function selectResults(run: WebRun, examined: readonly ExaminedPage[], scored: PageScores, tokenizer: Tokenizer): WebResult[] {
+  const { web } = run.dependencies.config;
+  const { maxTokens } = run;
+  const { byUrl, factorOf, textOf, cost, similarity } = pageView(examined, run, tokenizer);
+  const selection = selectPages(
+    scored.pages.map((page) => ({ url: page.url, relevance: page.score, factor: factorOf(page.url), rank: byUrl.get(page.url)?.hit.rank ?? 0, fragmentScores: page.fragmentScores })),
+    {
+      maxTotalTokens: maxTokens,
+      maxSelectedPages: run.options.maxSelectedPages ?? web.maxSelectedPages,
+      scoreThreshold: web.scoreThreshold,
+      similarityThreshold: web.similarityThreshold,
+      similarity,
+      cost,
+      sectionShare: 0.5,
+      wholeShare: 0.5,
+    },
+  );
+  run.dropped.push(...selection.dropped);
+  const scores = new Map(scored.pages.map((page) => [page.url, page]));
+  return selection.selected.map((choice) => {
+    const entry = byUrl.get(choice.url) as ExaminedPage;
+    const relevance = scores.get(choice.url)?.score ?? 0;
+    const factor = factorOf(choice.url);
+    const body = textOf(choice.url, choice.fragments);
+    return {
+      url: entry.page.url,
+      title: entry.page.title,
+      snippet: entry.hit.snippet,
+      score: round(relevance * factor),
+      tokenCount: tokenizer.count(body),
+      rank: entry.hit.rank,
+      relevance,
+      why: explain(relevance, factor, scored.method, choice, entry, cost(choice.url), maxTokens),
+      text: body,
+      ...(choice.fragments === undefined ? {} : { sections: [...new Set(choice.fragments.map((index) => chunkUrl(entry.chunks[index] as Chunk)))] }),
+      ...(entry.page.lastModified === undefined ? {} : { lastModified: entry.page.lastModified }),
     };
-    examined.push({ hit, page, chunks: chunk(page, { maxTokens: config.chunk.maxTokens, overlapTokens: config.chunk.overlapTokens, tokenizer }) });
-  }
-  return examined;
+  });
+}
+
+/** With `save`, the selected pages stored in the index (whole, as examined). */
+async function save(run: WebRun, examined: readonly ExaminedPage[], results: readonly WebResult[]) {
+  const store = run.dependencies.save;
+  if (run.options.save !== true || store === undefined || results.length === 0) return undefined;
+  const byUrl = new Map(examined.map((entry) => [entry.page.url, entry]));
+  return await store(results.map((result) => byUrl.get(result.url) as ExaminedPage));
 }
 
 function explain(relevance: number, factor: number, method: string, choice: { fragments?: readonly number[]; partial?: 'budget' | 'marginal' }, entry: ExaminedPage, wholeCost: number, maxTokens: number): string {

@@ -3,7 +3,6 @@
  * errors and warnings on stderr under --json with only the result on stdout, NO_COLOR, plurals,
  * and the renamed --max-pages options still working under their old name.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +14,7 @@ import { type CliIo, runCli } from '../../src/interfaces/cli/main.js';
 import { Interruption } from '../../src/interfaces/cli/output.js';
 import { indexFixtureSite } from '../../src/testing/fixture-index.js';
 import { runCliCaptured } from '../../src/testing/run-cli.js';
+import { startServeProcess } from '../../src/testing/serve-process.js';
 import type { StaticServer } from '../../src/testing/static-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,22 +101,10 @@ describe('exit codes', () => {
   });
 
   it('130 from the citedocs process on SIGINT (serve stops cleanly first)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--db', dbPath, '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    let stderr = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address in 20 s: ${stderr}`)), 20_000);
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (/serving /.test(stderr)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    const { child, output, exited } = await startServeProcess(['--db', dbPath, '--quiet'], { timeoutMs: 20_000 });
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toMatch(/citedocs: interrupted \(Ctrl-C\)\.\n$/);
+    expect(output.stderr).toMatch(/citedocs: interrupted \(Ctrl-C\)\.\n$/);
   }, 40_000);
 });
 

@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { librarySite, writeSite } from '../../src/testing/catalog-sites.js';
 import { runCliCaptured } from '../../src/testing/run-cli.js';
+import { type ServeProcess, startServeProcess } from '../../src/testing/serve-process.js';
 import { startStaticServer, type StaticServer } from '../../src/testing/static-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -89,25 +90,9 @@ describe('MCP catalog tools over stdio', () => {
   }, 120_000);
 });
 
-/** `citedocs serve` on a free port of 127.0.0.1; resolves with its address once stdout has printed it. */
-async function startServe(dbPath: string, flags: string[]): Promise<{ child: ChildProcessWithoutNullStreams; base: string; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--port', '0', '--quiet', '--db', dbPath, ...flags], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address in 30 s: ${stderr}`)), 30_000);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}: ${stderr}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, base, stderr: () => stderr };
+/** `citedocs serve` on a free port of 127.0.0.1 over this index. */
+function startServe(dbPath: string, flags: string[]): Promise<ServeProcess> {
+  return startServeProcess(['--quiet', '--db', dbPath, ...flags], { timeoutMs: 30_000 });
 }
 
 describe('MCP catalog tools over streamable HTTP (citedocs serve)', () => {

@@ -3,15 +3,14 @@
  * SIGTERM; prints only its address on stdout (request logs go to stderr); refuses a foreign Host
  * or Origin unless allowed; refuses a missing index.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { runCliCaptured } from '../../src/testing/run-cli.js';
+import { sendRequest, startServeProcess } from '../../src/testing/serve-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -23,44 +22,15 @@ async function indexOfOnePage(): Promise<string> {
   return dbPath;
 }
 
-/** `citedocs serve` on a free port; resolves once stdout has its address line. */
-async function startServe(args: readonly string[]): Promise<{ child: ChildProcessWithoutNullStreams; base: string; output: { stdout: string; stderr: string }; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const output = { stdout: '', stderr: '' };
-  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address in 20 s: ${output.stderr}`)), 20_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output.stdout += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(output.stdout);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, base, output, exited };
-}
-
-/** A POST /search with any Host and Origin (fetch would not send a Host of our choosing). */
+/** A POST /search with any Host and Origin. */
 function search(base: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (part: string) => (body += part));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    sent.on('error', reject);
-    sent.end(JSON.stringify({ query: 'create an index concurrently' }));
-  });
+  return sendRequest(base, 'POST', '/search', { body: { query: 'create an index concurrently' }, headers });
 }
 
 describe('citedocs serve', () => {
   it('listens on 127.0.0.1, prints where, answers /search, and exits 0 on SIGTERM', async () => {
     const dbPath = await indexOfOnePage();
-    const { child, base, output, exited } = await startServe(['--db', dbPath, '--quiet']);
+    const { child, base, output, exited } = await startServeProcess(['--db', dbPath, '--quiet']);
     try {
       expect(output.stderr).toMatch(/serving .*index\.db \(1 page, 1 passage\): chat page http:\/\/127\.0\.0\.1:\d+\//);
       const response = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'create an index concurrently' }) });
@@ -74,7 +44,7 @@ describe('citedocs serve', () => {
 
   it('writes nothing to stdout but its address line: JSON request logs go to stderr', async () => {
     const dbPath = await indexOfOnePage();
-    const { child, base, output, exited } = await startServe(['--db', dbPath]);
+    const { child, base, output, exited } = await startServeProcess(['--db', dbPath]);
     try {
       expect((await search(base, {})).status).toBe(200);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -90,7 +60,7 @@ describe('citedocs serve', () => {
 
   it('refuses a foreign Host or Origin with 403 naming the flag, and answers those given with --allowed-hosts and --allowed-origins', async () => {
     const dbPath = await indexOfOnePage();
-    const { child, base, exited } = await startServe(['--db', dbPath, '--quiet', '--allowed-hosts', 'docs.internal,wiki.internal', '--allowed-origins', 'https://portal.example']);
+    const { child, base, exited } = await startServeProcess(['--db', dbPath, '--quiet', '--allowed-hosts', 'docs.internal,wiki.internal', '--allowed-origins', 'https://portal.example']);
     try {
       const port = new URL(base).port;
       const rebound = await search(base, { host: `rebind.evil.example:${port}` });

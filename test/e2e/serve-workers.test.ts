@@ -3,14 +3,11 @@
  * answer, their answers equal those of one process byte for byte, the address is printed once, a
  * worker that dies is replaced (and said so on stderr), and SIGTERM stops every worker.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFixtureSite } from '../../src/testing/fixture-index.js';
+import { type ServeProcess, sendRequest, startServeProcess } from '../../src/testing/serve-process.js';
 import type { StaticServer } from '../../src/testing/static-server.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const QUERIES = ['create an index concurrently', 'how do I set a timeout', 'drop a table', 'api reference', 'zzzz nothing matches zzzz'];
 
 let site: StaticServer;
@@ -22,45 +19,13 @@ afterAll(async () => {
   await site.close();
 });
 
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  base: string;
-  output: { stdout: string; stderr: string };
-  exited: Promise<number | null>;
+/** `citedocs serve` over the fixture index, quiet. */
+function startServe(args: readonly string[]): Promise<ServeProcess> {
+  return startServeProcess(['--db', dbPath, '--quiet', ...args]);
 }
 
-async function startServe(args: readonly string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--db', dbPath, '--port', '0', '--quiet', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const output = { stdout: '', stderr: '' };
-  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address in 40 s: ${output.stderr}`)), 40_000);
-    void exited.then((code) => reject(new Error(`serve exited (${code}): ${output.stderr}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output.stdout += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(output.stdout);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, base, output, exited };
-}
-
-/** One request on a connection of its own, so the cluster hands each to a worker afresh. */
 function send(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest(`${base}${path}`, { method, agent: false, headers: { connection: 'close', ...(body === undefined ? {} : { 'content-type': 'application/json' }) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (part: string) => (text += part));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
-    sent.on('error', reject);
-    sent.end(body === undefined ? undefined : JSON.stringify(body));
-  });
+  return sendRequest(base, method, path, body === undefined ? {} : { body });
 }
 
 /** The worker pids seen in up to `attempts` health checks, stopping once `wanted` distinct ones answered. */

@@ -1,35 +1,17 @@
 import type { Command } from 'commander';
-import type { Engine, SourceSummary } from '../../engine/engine-types.js';
-import type { WriterLock } from '../../store/sqlite/writer-lock.js';
+import type { SourceSummary } from '../../engine/engine-types.js';
 import { formatIngest } from './format.js';
 import { LOCK_TIMEOUT_HELP, LOCK_TIMEOUT_SECONDS } from './index-lock.js';
-import type { CliIo, CommonOptions } from './cli-io.js';
+import type { CliIo, CommonOptions, ProgramKit } from './cli-io.js';
 import { nonNegativeInteger } from './option-parsers.js';
 import { progressReporter } from './progress.js';
 
-interface CommandKit {
-  withCommon: (command: Command) => Command;
-  engineFor: (options: CommonOptions) => Engine;
-  print: (options: CommonOptions, json: unknown, human: string) => void;
-  /** Waits (saying so) until no other process writes the index. */
-  lockIndex: (dbPath: string, timeoutSeconds?: number) => Promise<WriterLock>;
-}
+/** What the catalog commands take from the program. */
+type CatalogKit = Pick<ProgramKit, 'withCommon' | 'withEngine' | 'print'>;
 
 /** `citedocs sources`, `remove`, `refresh` and `jobs`: the catalog of library versions in one index. */
-export function registerCatalogCommands(program: Command, io: CliIo, kit: CommandKit): void {
-  const { withCommon, engineFor, print } = kit;
-  /** With `lockTimeout` (the commands that write): waits until no other process writes the index. */
-  const withEngine = async <T>(options: CommonOptions & { lockTimeout?: number }, run: (engine: Engine) => Promise<T> | T): Promise<T> => {
-    const engine = engineFor(options);
-    const lock = options.lockTimeout === undefined ? undefined : await kit.lockIndex(engine.config.dbPath, options.lockTimeout);
-    try {
-      return await run(engine);
-    } finally {
-      await engine.close();
-      lock?.release();
-    }
-  };
-
+export function registerCatalogCommands(program: Command, io: CliIo, kit: CatalogKit): void {
+  const { withCommon, withEngine, print } = kit;
   withCommon(program.command('sources').description('list the libraries and versions in the index: root URL, pages, passages, last crawl, freshness, complete')).action((options: CommonOptions) =>
     withEngine(options, async (engine) => {
       const sources = await engine.listSources();

@@ -59,8 +59,7 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
         region: options.region,
         safeSearch: options.safeSearch,
       });
-      const engine = kit.engineFor(options);
-      try {
+      await kit.withEngine(options, async (engine) => {
         const response = await engine.web(query, {
           ...given(request),
           ...given({ searchUrl: options.searchUrl, allowPrivateHosts: options.allowPrivateHosts, save: options.save, signal: io.signal }),
@@ -72,9 +71,7 @@ export function registerWebCommand(program: Command, io: CliIo, kit: CommandKit)
           for (const entry of response.diagnostics) kit.warn(entry.code, entry.message);
           io.stderr(`${response.results.length} of ${plural(response.searched.length, 'result')} selected, ${response.totalTokens} of ${plural(response.maxTokens, 'token')}${response.saved === undefined ? '' : `; saved ${plural(response.saved.pages, 'page')} to ${response.saved.dbPath}`}.\n`);
         }
-      } finally {
-        await engine.close();
-      }
+      });
     });
 }
 

@@ -77,6 +77,8 @@ export interface CrawlOptions {
   fetch?: FetchLike;
   now?: () => Date;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Milliseconds, for pacing requests (default `Date.now`); a test gives a clock that only its `sleep` advances. */
+  clock?: () => number;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
 }

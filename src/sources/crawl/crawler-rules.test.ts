@@ -138,12 +138,18 @@ describe('crawl rules', () => {
   });
 
   it('spaces requests by the robots.txt Crawl-delay', async () => {
-    const server = await site({ '/robots.txt': text('User-agent: citedocs\nCrawl-delay: 0.15\n'), '/': page('Home', ['a.html', 'b.html']), '/a.html': page('A'), '/b.html': page('B') });
-    await run(crawl(options(`${server.base}/`, { concurrency: 4, useSitemaps: false })));
-    const starts = server.requests.filter((request) => request.path.endsWith('.html')).map((request) => request.at);
-    expect(starts).toHaveLength(2);
-    // A lower bound only: a slow machine makes gaps longer, never shorter.
-    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(140);
+    // A clock only the crawl's own sleeps advance: the spacing is what the crawl waited, whatever the machine's load.
+    let now = 0;
+    const startedAt: number[] = [];
+    const recorded = (title: string): Route => (_request, response) => {
+      startedAt.push(now);
+      response.writeHead(200, { 'content-type': 'text/html' }).end(page(title));
+    };
+    const server = await site({ '/robots.txt': text('User-agent: citedocs\nCrawl-delay: 0.15\n'), '/': page('Home', ['a.html', 'b.html']), '/a.html': recorded('A'), '/b.html': recorded('B') });
+    const sleep = async (ms: number) => void (now += ms);
+    await run(crawl(options(`${server.base}/`, { concurrency: 4, useSitemaps: false, clock: () => now, sleep })));
+    expect(startedAt).toHaveLength(2);
+    expect((startedAt[1] ?? 0) - (startedAt[0] ?? 0)).toBeGreaterThanOrEqual(150);
   });
 
   it('stops with a clear reason when most requests fail, keeping what it found', async () => {
