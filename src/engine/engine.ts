@@ -15,6 +15,7 @@ import { createUsageMeter, meterEmbedder, meterLlm, metering, requestMeter } fro
 import { type AnchorMap, checkLink } from '../answer/link-check.js';
 import { type CitedocsConfigInput, parseConfig } from '../core/config.js';
 import { CitedocsError, UsageError } from '../core/errors.js';
+import { redactPasswords } from '../core/redact.js';
 import { given } from '../core/given.js';
 import { chunkUrl, type Candidate, type Tokenizer } from '../core/types.js';
 import { assertEmbedderUsable, EMBEDDER_NAMES_HELP, type EmbedderDependencies } from '../embed/create-embedder.js';
@@ -358,7 +359,7 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
             chunks += pageChunks.length;
           }
           await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false }, options.signal === undefined ? {} : { signal: options.signal });
-          return { pages: pages.length, chunks, dbPath: config.dbPath };
+          return { pages: pages.length, chunks, dbPath: redactPasswords(config.dbPath) };
         },
       }));
       return { ...response, usage: meter.total() };

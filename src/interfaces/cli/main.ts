@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CitedocsError, UsageError } from '../../core/errors.js';
 import { PACKAGE_VERSION } from '../../core/package-info.js';
+import { redactPasswords } from '../../core/redact.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { readConfigFile } from './config-file.js';
 import { type EvalFlags, formatEval, runEval } from './eval-command.js';
@@ -65,7 +66,9 @@ interface SelectionFlags {
  * other failure. With --json, stdout holds only the result and every error or warning is one JSON
  * line on stderr.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<number> {
+  // Whatever reaches stderr (errors, warnings, logs, the serve banner) never shows a --db URL's password.
+  const io: CliIo = { ...cliIo, stderr: (text) => cliIo.stderr(redactPasswords(text)) };
   let exitCode: number = EXIT.ok;
   const json = wantsJson(argv);
   const colors = colorsFor(io);

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, UpsertOutcome } from '../store.js';
-import { type ConnectOptions, connectPool, redactUrl } from './connection.js';
+import { redactPasswords } from '../../core/redact.js';
+import { type ConnectOptions, connectPool } from './connection.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { createPgCatalog } from './pg-catalog.js';
@@ -45,7 +46,7 @@ const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (character) 
  * the same code as the SQLite store's, so both rank identically.
  */
 export async function createPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
-  const name = redactUrl(url);
+  const name = redactPasswords(url);
   const pool = await connectPool(url, options.connect);
   try {
     if (options.mode === 'write') await migrate(pool, url);
