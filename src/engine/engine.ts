@@ -26,6 +26,7 @@ import { selectCandidates } from '../select/selector.js';
 import { passageTrimmer, selectionOptions } from './selection-options.js';
 import { assertStoreLocation, createStoreIfMissing, openStoreHandle, storeExists } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import type { DatabaseHealth } from '../store/postgres/pg-version-watch.js';
 import { loadTokenizer } from '../tokenize/tokenizer.js';
 import type { EmbedReport } from './embed-pass.js';
 import type { IngestDependencies, IngestOptions, IngestReport } from './ingest.js';
@@ -446,6 +447,9 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
 
     indexVersion() {
       return handle !== undefined && 'indexGeneration' in handle && typeof handle.indexGeneration === 'function' ? (handle.indexGeneration as () => number)() : undefined;
+    },
+    databaseHealth() {
+      return handle !== undefined && 'databaseHealth' in handle && typeof handle.databaseHealth === 'function' ? (handle.databaseHealth as () => DatabaseHealth)() : undefined;
     },
     async close() {
       await jobs.idle();

@@ -21,7 +21,7 @@ export interface ConnectOptions {
 export const CONNECT_DEFAULTS = { retries: 5, retryBaseDelayMs: 200, maxConnections: 10 } as const;
 
 /** Error codes worth retrying: the server is not (yet) reachable or not accepting connections. */
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P03', '53300', '08006', '08001', '08004']);
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003', '08004']);
 
 export function isTransientConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;

@@ -10,12 +10,15 @@ import { textHits } from '../lexical/text-hits.js';
 import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
 import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
 import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow, inTransaction } from './pg-rows.js';
+import { unreachableError, type VersionWatch } from './pg-version-watch.js';
 
 /** What reads go through: the pool (one statement, its own snapshot) or a client in a transaction. */
 type Queryable = Pick<pg.Pool, 'query'>;
 
 /** Decoded postings kept in memory at most (bytes), as the SQLite reader's POSTINGS_CACHE_BYTES. */
 export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
+/** Chunk rows (the passages search returns) kept in memory at most. */
+export const CHUNK_ROWS_CACHED = 10_000;
 
 /**
  * A stored segment as the scorer reads it, for one generation of the index: its tombstones and
@@ -85,17 +88,59 @@ class PostingsLru {
 }
 
 /**
- * Lexical search over the segmented index in PostgreSQL, scored by the same BM25F code as the
- * SQLite store over the same segments, so both rank identically. Each search reads one snapshot
- * (a REPEATABLE READ transaction): the statistics, the segment list and tombstones (reloaded
- * only when the index's generation changed), the postings of the query's terms, and the
- * winners' rows.
+ * Chunk rows by id, least recently used out first. A chunk's id is never reused and its row
+ * (text, page URL and title) never changes: a changed page gets new chunks, so a row read once
+ * stays true for as long as a snapshot scores its id.
  */
-export function createPgLexicalSearch(pool: pg.Pool) {
+class ChunkRowLru {
+  private readonly rows = new Map<number, IdChunkRow>();
+  constructor(private readonly capacity: number) {}
+  /** The rows of these ids: from memory, the others by one statement (none when `db` is undefined: then only those in memory). */
+  async rowsOf(db: Queryable | undefined, ids: readonly number[]): Promise<{ rows: IdChunkRow[]; missing: number }> {
+    const rows: IdChunkRow[] = [];
+    const missing: number[] = [];
+    for (const id of ids) {
+      const row = this.rows.get(id);
+      if (row === undefined) missing.push(id);
+      else {
+        this.rows.delete(id);
+        this.rows.set(id, row);
+        rows.push(row);
+      }
+    }
+    if (missing.length === 0 || db === undefined) return { rows, missing: missing.length };
+    const read = await db.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [missing]);
+    for (const row of read.rows) {
+      this.rows.set(row.id, row);
+      rows.push(row);
+    }
+    for (const oldest of this.rows.keys()) {
+      if (this.rows.size <= this.capacity) break;
+      this.rows.delete(oldest);
+    }
+    return { rows, missing: 0 };
+  }
+}
+
+/**
+ * Lexical search over the segmented index in PostgreSQL, scored by the same BM25F code as the
+ * SQLite store over the same segments, so both rank identically. A search whose generation is
+ * the one this process loaded last (the version watch says so, read at most once per its
+ * freshMs) reads only the postings and rows it has not read before, often nothing; a new
+ * generation is loaded in one REPEATABLE READ snapshot (statistics, segment list, new segments,
+ * changed tombstones). While the database is unreachable, a search is answered from memory when
+ * every posting and row it needs is there.
+ */
+export function createPgLexicalSearch(pool: pg.Pool, watch: VersionWatch, name: string) {
   const cache = new PostingsLru(POSTINGS_CACHE_BYTES);
+  const chunkRows = new ChunkRowLru(CHUNK_ROWS_CACHED);
   const known = new Map<number, StoredSegment>();
   let snapshot: Snapshot | undefined;
   const scopes = new ScopedViews();
+  /** Queries while the database is unreachable: refused, so that only what is in memory answers. */
+  const offline: Queryable = {
+    query: () => Promise.reject(unreachableError(name, 'a search reading postings or passages')),
+  } as unknown as Queryable;
 
   const load = async (client: pg.ClientBase): Promise<Snapshot> => {
     const stats = await readStats(client);
@@ -165,29 +210,51 @@ export function createPgLexicalSearch(pool: pg.Pool) {
           lists.set(term, list);
         }
       }
-    } else if (checkGeneration) {
-      generation = Number((await db.query<{ generation: string }>('SELECT generation FROM lexical_stats WHERE id = 1')).rows[0]?.generation);
     }
     return generation === undefined ? { fetched } : { fetched, generation };
   };
 
   /**
    * Reads through one snapshot: at once when the last snapshot's generation is still current
-   * (the postings and the generation in one statement, the rows after: a chunk's id is never
-   * reused, so they are the chunks scored, or gone), else in a REPEATABLE READ transaction that
-   * loads the new generation first.
+   * (postings not in memory are read with the generation in one statement, rows after: a
+   * chunk's id is never reused, so they are the chunks scored, or gone), from memory alone while
+   * the database is unreachable, else in a REPEATABLE READ transaction that loads the new
+   * generation first.
    */
   const throughSnapshot = async <T>(terms: readonly string[], read: (db: Queryable, loaded: Snapshot, fetched: Map<PgSegment, Map<string, PostingList | undefined>>) => Promise<T>): Promise<T> => {
     const current = snapshot;
     if (current !== undefined) {
-      const { fetched, generation } = await fetchPostings(pool, current, terms, true);
-      if (generation === current.generation) return read(pool, current, fetched);
+      const { version, live } = await watch.current().catch((error: unknown) => {
+        throw watch.failed(error) ? unreachableError(name, 'a search', error) : error;
+      });
+      if (!live) {
+        const { fetched } = await fetchPostings(offline, current, terms, false);
+        return read(offline, current, fetched);
+      }
+      if (version.generation === current.generation) {
+        try {
+          const { fetched, generation } = await fetchPostings(pool, current, terms, true);
+          if (generation === undefined || generation === current.generation) return await read(pool, current, fetched);
+        } catch (error) {
+          if (!watch.failed(error)) throw error;
+          const { fetched } = await fetchPostings(offline, current, terms, false);
+          return read(offline, current, fetched);
+        }
+      }
     }
-    return inSnapshot(async (client) => {
-      const loaded = await load(client);
-      const { fetched } = await fetchPostings(client, loaded, terms, false);
-      return read(client, loaded, fetched);
-    });
+    try {
+      return await inSnapshot(async (client) => {
+        const loaded = await load(client);
+        const { fetched } = await fetchPostings(client, loaded, terms, false);
+        return read(client, loaded, fetched);
+      });
+    } catch (error) {
+      if (!watch.failed(error)) throw error;
+      if (current === undefined) throw unreachableError(name, 'a search (this process has not loaded the index yet)', error);
+      // The database went away while a newer generation was being loaded: the last one loaded answers.
+      const { fetched } = await fetchPostings(offline, current, terms, false);
+      return read(offline, current, fetched);
+    }
   };
 
   const scoped = async (client: Queryable, index: ScoringIndex, sourceIds: readonly number[] | undefined): Promise<ScoringIndex> => {
@@ -222,8 +289,9 @@ export function createPgLexicalSearch(pool: pg.Pool) {
           const index = await scoped(db, loaded.index, query.sourceIds);
           const best = withPostings(fetched, () => scoreIndex(index, terms, query.ranking, query.limit, query.explain === true));
           if (best.length === 0) return [];
-          const rows = await db.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [best.map((doc) => doc.rowId)]);
-          return textHits(best, rows.rows, chunkOfRow);
+          const { rows, missing } = await chunkRows.rowsOf(db === offline ? undefined : db, best.map((doc) => doc.rowId));
+          if (missing > 0) throw unreachableError(name, 'a passage this search found');
+          return textHits(best, rows, chunkOfRow);
         },
       );
     },
