@@ -113,6 +113,12 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     expect(Date.parse(down.since ?? '')).not.toBeNaN();
     expect(down.failedAttempts).toBeGreaterThanOrEqual(1);
     for (let attempt = 0; attempt < 5; attempt += 1) expect(await search(base)).toEqual(before);
+    // A search over words this replica never read cannot be answered from memory: 503, saying why.
+    const unseen = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'planner statistics', limit: 3 }) });
+    const unseenBody = await unseen.text();
+    bodies.push(unseenBody);
+    expect(unseen.status).toBe(503);
+    expect(JSON.parse(unseenBody)).toMatchObject({ error: 'index_unavailable', message: expect.stringMatching(/^postgres:\/\/citedocs:\*\*\*@127\.0\.0\.1:\d+\/\w+ is unreachable, and .* is not among what this process has read/) as string });
     // Retries with backoff go on while it is down: the answer stays the same.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await search(base)).toEqual(before);
