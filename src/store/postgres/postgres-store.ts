@@ -180,14 +180,14 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     },
     async resolveFirstPageUrl(urls) {
       if (urls.length === 0) return undefined;
-      const row = await pool.query<{ url: string }>(
+      const row = await cached.lastKnown(`resolve\u0000${urls.join('\u0000')}`, 'a page URL', () => pool.query<{ url: string }>(
         `SELECT coalesce(p.url, aliased.url) AS url
            FROM unnest($1::text[]) WITH ORDINALITY AS u(url, n)
            LEFT JOIN pages p ON p.url = u.url
            LEFT JOIN page_aliases a ON a.alias = u.url LEFT JOIN pages aliased ON aliased.id = a.page_id
           WHERE p.url IS NOT NULL OR aliased.url IS NOT NULL ORDER BY u.n LIMIT 1`,
         [[...urls]],
-      );
+      ));
       return row.rows[0]?.url;
     },
     async pageUrlWithContent(contentHash) {
@@ -216,8 +216,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       return removed;
     },
     async pageUrlsUnder(prefix, source) {
-      const rows = await pool.query<{ url: string }>('SELECT url FROM pages WHERE url LIKE $1 AND ($2::text IS NULL OR source = $2) ORDER BY url', [likePrefix(prefix), source ?? null]);
-      return rows.rows.map((row) => row.url);
+      return cached.lastKnown(`under\u0000${prefix}\u0000${source ?? ''}`, 'the pages under a URL', async () =>
+        (await pool.query<{ url: string }>('SELECT url FROM pages WHERE url LIKE $1 AND ($2::text IS NULL OR source = $2) ORDER BY url', [likePrefix(prefix), source ?? null])).rows.map((row) => row.url),
+      );
     },
     crawlState: {
       ...crawlState,
@@ -230,8 +231,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     catalog: replicaCatalog(catalog, cached, afterWrite),
     vectors: replicaVectors(vectors, cached, writable, afterWrite),
     async chunksOf(url) {
-      const rows = await pool.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = $1 ORDER BY c.ordinal`, [url]);
-      return rows.rows.map(chunkOfRow);
+      return cached.lastKnown(`chunks\u0000${url}`, 'the passages of a page', async () =>
+        (await pool.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = $1 ORDER BY c.ordinal`, [url])).rows.map(chunkOfRow),
+      );
     },
     anchorsOf: (url) =>
       anchorSets.get(url, async () => {
@@ -239,8 +241,9 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         return new Set(rows.rows.map((row) => row.anchor));
       }),
     async pagesWithAnchor(anchor) {
-      const rows = await pool.query<{ url: string }>('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = $1 ORDER BY p.url', [anchor]);
-      return rows.rows.map((row) => row.url);
+      return cached.lastKnown(`with-anchor\u0000${anchor}`, 'the pages with an anchor', async () =>
+        (await pool.query<{ url: string }>('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = $1 ORDER BY p.url', [anchor])).rows.map((row) => row.url),
+      );
     },
     stats: () => cached.lastKnown('stats', 'the size of the index', readStats),
     hasChunks: () => cached.read('has-chunks', 'whether the index has passages', async () => (await pool.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM chunks) AS found')).rows[0]?.found === true),
