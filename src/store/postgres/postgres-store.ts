@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import { redactPasswords } from '../../core/redact.js';
-import type { StoredPage } from '../store.js';
 import type { Store } from '../store.js';
 import { type ConnectOptions, connectPool } from './connection.js';
 import { migrate, schemaVersion } from './migrate.js';
@@ -13,12 +12,12 @@ import { ReadCache } from './pg-read-cache.js';
 import { createFrontierLeases, type FrontierLeases } from './pg-frontier-leases.js';
 import { createPgLexicalSearch } from './pg-lexical-search.js';
 import { createPgLexicalWriter, FLUSH_DOCS, MERGE_DOCS_PER_REFRESH } from './pg-lexical-writer.js';
+import { createPageLoader, type PageWithAnchors } from './pg-page-reads.js';
 import { createPgPageWrites } from './pg-page-writes.js';
 import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction } from './pg-rows.js';
 import { createPgVectorStore } from './pg-vectors.js';
 import { replicaCatalog, replicaVectors } from './pg-replica-reads.js';
 import { createVersionWatch, type DatabaseHealth, type VersionWatchOptions } from './pg-version-watch.js';
-import { pageOfRow, type PageRow } from '../rows.js';
 
 export interface PostgresStoreOptions {
   /** `read` refuses writes and never migrates (a schema that is not current is an error); `write` migrates on open. */
@@ -39,9 +38,6 @@ export interface PostgresStore extends Store {
   /** Whether the database is reachable now, and since when it is not: what `/healthz` reports. */
   databaseHealth(): DatabaseHealth;
 }
-
-const PAGE_COLUMNS = `url, title, content_hash, source, fetched_at, etag, last_modified, links, headings, chunking,
-  (SELECT count(*)::int FROM chunks c WHERE c.page_id = pages.id) AS chunk_count`;
 
 /** Escapes LIKE's wildcards, so a prefix matches only itself. */
 const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -124,12 +120,12 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     if (waiting > 0 || refreshing !== undefined) await refresh();
   };
 
-  const pages = new ReadCache<StoredPage | undefined>(() => lexical.generation(), undefined, undefined, undefined, watch);
-  const anchorSets = new ReadCache<ReadonlySet<string>>(() => lexical.generation(), undefined, undefined, undefined, watch);
+  const pageLoader = createPageLoader(pool);
+  const pages = new ReadCache<PageWithAnchors>(() => lexical.generation(), undefined, undefined, undefined, watch);
+  const pageOf = (url: string) => pages.get(url, () => pageLoader.load(url));
   /** A write through this handle is seen by its next read: cleared as it starts and once it is done (a read meanwhile may have kept the old state). */
   const wrote = () => {
     pages.clear();
-    anchorSets.clear();
     watch.invalidate();
   };
 
@@ -170,11 +166,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       await beforeRead();
       return lexical.termStats(words, sourceIds);
     },
-    getPage: (url) =>
-      pages.get(url, async () => {
-        const row = (await pool.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages WHERE url = $1`, [url])).rows[0];
-        return row === undefined ? undefined : pageOfRow(row);
-      }),
+    getPage: async (url) => (await pageOf(url)).page,
     async resolvePageUrl(url) {
       return store.resolveFirstPageUrl([url]);
     },
@@ -235,11 +227,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         (await pool.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = $1 ORDER BY c.ordinal`, [url])).rows.map(chunkOfRow),
       );
     },
-    anchorsOf: (url) =>
-      anchorSets.get(url, async () => {
-        const rows = await pool.query<{ anchor: string }>('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = $1', [url]);
-        return new Set(rows.rows.map((row) => row.anchor));
-      }),
+    anchorsOf: async (url) => (await pageOf(url)).anchors,
     async pagesWithAnchor(anchor) {
       return cached.lastKnown(`with-anchor\u0000${anchor}`, 'the pages with an anchor', async () =>
         (await pool.query<{ url: string }>('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = $1 ORDER BY p.url', [anchor])).rows.map((row) => row.url),
