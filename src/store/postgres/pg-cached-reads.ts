@@ -26,9 +26,9 @@ export class CachedReads {
 
   /** One value: from memory while the version holds, else read (and on a connection failure, the last value known). */
   async read<T>(key: string, what: string, read: () => Promise<T>): Promise<T> {
-    const { version, live } = await this.version(what);
+    const { version, live } = await this.version();
     const entry = this.entries.get(key);
-    if (entry !== undefined && (entry.version === version.key || !live)) return entry.value as T;
+    if (entry !== undefined && (!live || entry.version === version.key)) return entry.value as T;
     if (!live) throw unreachableError(this.name, what);
     try {
       const value = await read();
@@ -46,13 +46,13 @@ export class CachedReads {
    * the ids it has not seen at this version; an id `readMissing` does not return has no value.
    */
   async readEach<T>(prefix: string, ids: readonly string[], what: string, readMissing: (ids: string[]) => Promise<Map<string, T>>): Promise<Map<string, T>> {
-    const { version, live } = await this.version(what);
+    const { version, live } = await this.version();
     const found = new Map<string, T>();
     const missing: string[] = [];
     const stale = new Map<string, Entry>();
     for (const id of new Set(ids)) {
       const entry = this.entries.get(prefix + id);
-      if (entry !== undefined && (entry.version === version.key || !live)) {
+      if (entry !== undefined && (!live || entry.version === version.key)) {
         if (entry.value !== undefined) found.set(id, entry.value as T);
       } else {
         missing.push(id);
@@ -92,11 +92,13 @@ export class CachedReads {
     }
   }
 
-  private async version(what: string) {
+  /** The version now; not live while the database is unreachable (and no version at all when it never answered). */
+  private async version(): Promise<{ version: { key: string }; live: true } | { version: { key: string } | undefined; live: false }> {
     try {
       return await this.watch.current();
     } catch (error) {
-      throw isTransientConnectionError(error) ? unreachableError(this.name, what, error) : error;
+      if (!isTransientConnectionError(error)) throw error;
+      return { version: undefined, live: false };
     }
   }
 

@@ -11,6 +11,7 @@ import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
 import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
 import { CHUNK_ROWS_CACHED, ChunkRowLru, POSTINGS_CACHE_BYTES, PostingsLru, type Queryable } from './pg-lexical-caches.js';
 import { chunkOfRow, inTransaction } from './pg-rows.js';
+import { isTransientConnectionError } from './connection.js';
 import { unreachableError, type VersionWatch } from './pg-version-watch.js';
 
 
@@ -158,14 +159,16 @@ export function createPgLexicalSearch(pool: pg.Pool, watch: VersionWatch, name: 
   const throughSnapshot = async <T>(terms: readonly string[], read: (db: Queryable, loaded: Snapshot, fetched: Map<PgSegment, Map<string, PostingList | undefined>>) => Promise<T>): Promise<T> => {
     const current = snapshot;
     if (current !== undefined) {
-      const { version, live } = await watch.current().catch((error: unknown) => {
-        throw watch.failed(error) ? unreachableError(name, 'a search', error) : error;
+      // Unreachable (the watch has counted the failure): the snapshot loaded last answers from memory.
+      const reading = await watch.current().catch((error: unknown) => {
+        if (isTransientConnectionError(error)) return undefined;
+        throw error;
       });
-      if (!live) {
+      if (reading === undefined || !reading.live) {
         const { fetched } = await fetchPostings(offline, current, terms, false);
         return read(offline, current, fetched);
       }
-      if (version.generation === current.generation) {
+      if (reading.version.generation === current.generation) {
         try {
           const { fetched, generation } = await fetchPostings(pool, current, terms, true);
           if (generation === undefined || generation === current.generation) return await read(pool, current, fetched);
