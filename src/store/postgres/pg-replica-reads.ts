@@ -30,12 +30,15 @@ export function replicaCatalog(catalog: CatalogStore, cached: CachedReads, after
  * time, and answered with its last result while the database is unreachable.
  */
 export function replicaVectors(vectors: VectorStore, cached: CachedReads, writable: () => void, afterWrite: AfterWrite): VectorStore {
+  const info = () => cached.read('vectors-info', 'what the index is embedded with', vectors.info);
   return {
     ...vectors,
     useModel: afterWrite((...args: Parameters<VectorStore['useModel']>) => (writable(), vectors.useModel(...args))),
     putVectors: afterWrite((...args: Parameters<VectorStore['putVectors']>) => (writable(), vectors.putVectors(...args))),
-    info: () => cached.read('vectors-info', 'what the index is embedded with', vectors.info),
-    vectorsOf: (chunkIds) => cached.readEach('vector\u0000', chunkIds, 'the vectors of passages', (missing) => vectors.vectorsOf(missing)),
+    info,
+    // An index embedded with no model has no vectors (a model is set before any is stored): nothing to read.
+    vectorsOf: async (chunkIds) =>
+      (await info()) === undefined ? new Map() : cached.readEach('vector\u0000', chunkIds, 'the vectors of passages', (missing) => vectors.vectorsOf(missing)),
     searchVectors: (query, options) => {
       const key = createHash('sha256').update(new Uint8Array(query.buffer, query.byteOffset, query.byteLength)).update(JSON.stringify(options)).digest('base64');
       return cached.lastKnown(`dense\u0000${key}`, 'a dense search', () => vectors.searchVectors(query, options));
