@@ -96,6 +96,12 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     bodies.push(body);
     return { status: response.status, body };
   };
+  const sourcesOverview = async (base: string) => {
+    const response = await fetch(`${base}/api/sources`);
+    const body = await response.text();
+    bodies.push(body);
+    return { status: response.status, body };
+  };
   const health = async (base: string) => {
     const body = await (await fetch(`${base}/healthz`)).text();
     bodies.push(body);
@@ -107,6 +113,8 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     const before = await search(base);
     expect(before.status).toBe(200);
     expect(before.body).toContain('nightly');
+    const overview = await sourcesOverview(base);
+    expect(overview.status).toBe(200);
     const answered = await ask(base);
     expect(answered.status).toBe(200);
     const reachable = await health(base);
@@ -121,8 +129,9 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     expect(Date.parse(down.since ?? '')).not.toBeNaN();
     expect(down.failedAttempts).toBeGreaterThanOrEqual(1);
     for (let attempt = 0; attempt < 5; attempt += 1) expect(await search(base)).toEqual(before);
-    // An answer (extractive: no LLM here) checks its links against pages it read before.
+    // An answer (extractive: no LLM here) checks its links against pages it read before; the chat page's overview is the one read before.
     expect(await ask(base)).toEqual(answered);
+    expect(await sourcesOverview(base)).toEqual(overview);
     // A search over words this replica never read cannot be answered from memory: 503, saying why.
     const unseen = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'planner statistics', limit: 3 }) });
     const unseenBody = await unseen.text();

@@ -219,6 +219,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       markDone: (...args) => (writable(), crawlState.markDone(...args)),
       finishRun: (...args) => (writable(), crawlState.finishRun(...args)),
       recordOutcome: (...args) => (writable(), crawlState.recordOutcome(...args)),
+      latestRuns: () => cached.lastKnown('latest-runs', 'the latest ingests', crawlState.latestRuns),
     },
     catalog: replicaCatalog(catalog, cached, afterWrite),
     vectors: replicaVectors(vectors, cached, writable, afterWrite),
