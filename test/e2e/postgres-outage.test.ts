@@ -1,7 +1,8 @@
 /**
  * A `citedocs serve` replica on PostgreSQL when the database goes away for a while: it keeps
  * answering /search with what it has read (the same bytes), /healthz says the database is
- * unreachable and since when, the log says so once and again when it is back; once the server
+ * unreachable and since when, the log says so once and again when it is back; MCP search_docs,
+ * /ask and /api/sources answer as before; once the server
  * runs again, the replica serves a page changed and re-ingested meanwhile, without a restart.
  * The --db URL carries a password (trust authentication ignores it): no output shows it.
  */
@@ -9,6 +10,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { type PostgresServer, postgresSkipReason, startPostgresServer } from '../../src/testing/postgres-server.js';
@@ -96,6 +99,19 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     bodies.push(body);
     return { status: response.status, body };
   };
+  /** An agent's search_docs over MCP (streamable HTTP): its text. */
+  const searchDocs = async (base: string) => {
+    const client = new Client({ name: 'outage-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    try {
+      const result = await client.callTool({ name: 'search_docs', arguments: { query: 'when to run vacuum', maxTokens: 300 } });
+      const text = (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
+      bodies.push(text);
+      return { isError: result.isError === true, text };
+    } finally {
+      await client.close();
+    }
+  };
   const sourcesOverview = async (base: string) => {
     const response = await fetch(`${base}/api/sources`);
     const body = await response.text();
@@ -116,6 +132,8 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     const overview = await sourcesOverview(base);
     expect(overview.status).toBe(200);
     const answered = await ask(base);
+    const agent = await searchDocs(base);
+    expect(agent).toMatchObject({ isError: false, text: expect.stringContaining('nightly') as string });
     expect(answered.status).toBe(200);
     const reachable = await health(base);
     expect(reachable).toMatchObject({ status: 'ok', database: 'reachable' });
@@ -132,6 +150,7 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
     // An answer (extractive: no LLM here) checks its links against pages it read before; the chat page's overview is the one read before.
     expect(await ask(base)).toEqual(answered);
     expect(await sourcesOverview(base)).toEqual(overview);
+    expect(await searchDocs(base)).toEqual(agent);
     // A search over words this replica never read cannot be answered from memory: 503, saying why.
     const unseen = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'planner statistics', limit: 3 }) });
     const unseenBody = await unseen.text();
