@@ -2,8 +2,8 @@
  * A `citedocs serve` replica on PostgreSQL when the database goes away for a while: it keeps
  * answering /search with what it has read (the same bytes), /healthz says the database is
  * unreachable and since when, the log says so once and again when it is back; MCP search_docs,
- * /ask and /api/sources answer as before; once the server
- * runs again, the replica serves a page changed and re-ingested meanwhile, without a restart.
+ * /ask and /api/sources answer as before; once the server runs again, the replica serves a
+ * page changed and re-ingested meanwhile, without a restart.
  * The --db URL carries a password (trust authentication ignores it): no output shows it.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
