@@ -155,11 +155,12 @@ export const configSchema = z.strictObject({
       /** BM25F's saturation (k1), length normalisation (b), and the weights of the entry and page link priors. */
       lexical: z
         .strictObject({
-          // Tuned on the Python docs dev questions and SciFact train (eval/baselines/README.md).
+          // k1 and b tuned on the Python docs dev questions and SciFact train; the priors on the
+          // Python docs and the three docsets-dev sites together (eval/baselines/README.md).
           k1: z.number().min(0).default(2),
           b: z.number().min(0).max(1).default(0.75),
           linkPrior: z.number().min(0).default(3),
-          pagePrior: z.number().min(0).default(1),
+          pagePrior: z.number().min(0).default(2),
           quotedWeight: z.number().min(0).default(0.25),
         })
         .prefault({}),

@@ -118,14 +118,14 @@ export interface LexicalRanking {
   /** Length normalisation in [0, 1]: 0 ignores a field's length, 1 divides by it fully. */
   b: number;
   /**
-   * How much being linked to lifts a match: its score is multiplied by 1 + linkPrior × log(1 + links) /
-   * log(1 + most links to any chunk). Documentation links to its most used entries most often.
+   * How much being linked to lifts a match: its score is multiplied by 1 + linkPrior × links /
+   * (links + 40) (half the weight at 40 links). Documentation links to its most used entries most often.
    */
   linkPrior: number;
   /**
    * How much a page that many other pages link to lifts every match on it: adds pagePrior ×
-   * log(1 + linking pages) / log(1 + most linking pages to any page) to that factor. Readers are
-   * sent to the pages that define the everyday API (built-ins, common types) from everywhere.
+   * linking pages / (linking pages + 40) to that factor. Readers are sent to the pages that
+   * define the everyday API (built-ins, common types) from everywhere.
    */
   pagePrior: number;
   /** How much words in backticks or quotes count: mostly the asker's own names and values. */

@@ -143,6 +143,8 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     } else if (sourceIds === undefined) {
       // Over several libraries: each keeps its slots in the ranking, filled in its own order (as if indexed alone).
       retrieval.candidates = await orderWithinSources(retrieval.candidates, {
+        question: text,
+        termStatsWithin: (sourceId, words) => index.termStats(words, [sourceId]),
         sourceOf: await sourceIdOfCandidates(index, retrieval.candidates),
         retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
         maxSources: MAX_SOURCES_REORDERED,

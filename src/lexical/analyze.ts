@@ -28,9 +28,17 @@ function stem(word: string): string {
   return stemmed;
 }
 
+const partsOf = (token: string): string[] => token.split(/[_$]+/).flatMap((part) => part.split(CAMEL_BOUNDARY)).filter(Boolean);
+
+/** The parts of a compound word as written (`add_argument` → `add`, `argument`; `readFile` → `read`, `File`); none for a plain word. */
+export function wordParts(token: string): string[] {
+  const parts = partsOf(token);
+  return parts.length <= 1 ? [] : parts;
+}
+
 /** The terms of one word as written (`readFile`, `add_argument`, `Sorting`), appended to `into`. */
 function addWordTerms(token: string, into: string[]): string[] {
-  const parts = token.split(/[_$]+/).flatMap((part) => part.split(CAMEL_BOUNDARY)).filter(Boolean);
+  const parts = partsOf(token);
   if (parts.length <= 1) {
     const word = (parts[0] ?? token).toLowerCase();
     if (word.length > 0) into.push(stem(word));

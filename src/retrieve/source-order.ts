@@ -1,48 +1,67 @@
-import type { Candidate } from '../core/types.js';
+import type { Candidate, TermStats } from '../core/types.js';
+import { contentWords, sourcePosteriors } from './source-likelihood.js';
 
 export interface SourceOrderOptions {
+  /** The question searched for: which source it is about is read from its words. */
+  question: string;
   /** The source (library version) a candidate's page belongs to; undefined: none known. */
   sourceOf: (candidate: Candidate) => number | undefined;
   /** That source's own ranking of the query (its passages only): retrieved within it alone, with its own statistics. */
   retrieveWithin: (sourceId: number) => Promise<readonly Candidate[]>;
+  /** How many of that source's passages hold each of these words, and how many it has. */
+  termStatsWithin: (sourceId: number, words: readonly string[]) => Promise<TermStats>;
   /** Sources re-ordered at most (the most frequent in the ranking first): bounds the extra retrievals. */
   maxSources: number;
 }
 
 /**
- * An unscoped search over several sources ranks with the statistics of the whole index: the
- * one scale on which passages of different libraries compare. Within one source, though, those
- * statistics are a blend of other corpora (a word common in one library is rare in the whole),
- * and they reorder its passages away from how the source ranks them by itself. So each source
- * keeps the slots the global ranking gives it, and fills them in its own order (as a search
- * scoped to it, or the source indexed alone, ranks them). The slot keeps its global score, so
- * scores still fall along the list; a passage that fills another's slot says so in its trace.
+ * Orders an unscoped search over several sources (library versions). Whole-index statistics
+ * are a blend of corpora: a word common in one library is rare in the whole, so a passage of
+ * another library that repeats it once outranks the library the question is about, and within
+ * a library its passages move away from the order the library alone gives them.
+ *
+ * So each source is ranked as if it were searched alone (its own list), and the lists are
+ * merged by how likely the question is about each source (`sourcePosteriors`): a passage at
+ * rank r of a source of probability p stands at p / r. A question plainly about one library
+ * gets that library's ranking, as if it were scoped to it, the others after; a question that
+ * fits several interleaves their best passages. Passages of other sources (past `maxSources`,
+ * or of no known source) keep their whole-index order, weighted as the least likely source
+ * re-ordered. Each position keeps the whole-index score at that position, so scores still
+ * fall along the list; a moved passage says so in its trace.
  */
 export async function orderWithinSources(candidates: readonly Candidate[], options: SourceOrderOptions): Promise<Candidate[]> {
-  const slots = candidates.map((candidate) => options.sourceOf(candidate));
+  const sources = candidates.map((candidate) => options.sourceOf(candidate));
   const frequency = new Map<number, number>();
-  for (const source of slots) if (source !== undefined) frequency.set(source, (frequency.get(source) ?? 0) + 1);
+  for (const source of sources) if (source !== undefined) frequency.set(source, (frequency.get(source) ?? 0) + 1);
   if (frequency.size < 2) return [...candidates];
   const chosen = [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.maxSources).map(([source]) => source);
-  const own = new Map(await Promise.all(chosen.map(async (source) => [source, [...(await options.retrieveWithin(source))]] as const)));
+  const asked = contentWords(options.question);
+  const [own, stats] = await Promise.all([
+    Promise.all(chosen.map(async (source) => [source, await options.retrieveWithin(source)] as const)),
+    Promise.all(chosen.map(async (source) => [source, await options.termStatsWithin(source, asked)] as const)),
+  ]);
+  const posteriors = sourcePosteriors(options.question, new Map(stats));
+  const others = candidates.filter((_candidate, index) => !chosen.includes(sources[index] as number));
+  const lists = [
+    ...own.map(([source, list]) => ({ weight: posteriors.get(source) ?? 0, list, detail: `its library's own ranking, which the question is about with probability ${(posteriors.get(source) ?? 0).toFixed(3)}` })),
+    { weight: Math.min(...posteriors.values()), list: others, detail: 'the ranking over every library (its library was not re-ordered)' },
+  ];
+  const placed = lists
+    .flatMap(({ weight, list, detail }, order) => list.map((candidate, index) => ({ candidate, detail, key: weight / (index + 1), order, rank: index })))
+    .sort((a, b) => b.key - a.key || a.order - b.order || a.rank - b.rank);
   const taken = new Set<string>();
   const ordered: Candidate[] = [];
-  candidates.forEach((slot, index) => {
-    const source = slots[index];
-    const next = source === undefined ? undefined : own.get(source)?.find((candidate) => !taken.has(candidate.chunk.id));
-    const filled = next === undefined || next.chunk.id === slot.chunk.id ? slot : fill(slot, next, index + 1);
-    if (taken.has(filled.chunk.id)) return;
-    taken.add(filled.chunk.id);
-    ordered.push(filled);
-  });
-  // A slot whose passage an earlier slot took is left out; its source's own list has the passage that replaced it.
+  for (const { candidate, detail } of placed) {
+    if (ordered.length >= candidates.length) break;
+    if (taken.has(candidate.chunk.id)) continue;
+    taken.add(candidate.chunk.id);
+    const position = ordered.length;
+    const slot = candidates[position] as Candidate;
+    ordered.push(slot.chunk.id === candidate.chunk.id ? slot : moved(candidate, slot.scores.fused, position + 1, detail));
+  }
   return ordered;
 }
 
-function fill(slot: Candidate, own: Candidate, rank: number): Candidate {
-  return {
-    ...own,
-    scores: { ...own.scores, fused: slot.scores.fused },
-    trace: [...own.trace, { technique: 'source-order', rank, score: slot.scores.fused, detail: "its library's own ranking fills this library's slot in the ranking over every library" }],
-  };
+function moved(candidate: Candidate, score: number, rank: number, detail: string): Candidate {
+  return { ...candidate, scores: { ...candidate.scores, fused: score }, trace: [...candidate.trace, { technique: 'source-order', rank, score, detail: `placed by ${detail}` }] };
 }

@@ -6,7 +6,7 @@
  * Slow (the install builds better-sqlite3 when no prebuilt binary can be downloaded) but bounded.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,14 +37,31 @@ function run(command: string, args: readonly string[], options: { cwd: string; t
   });
 }
 
-function bytesUnder(path: string): number {
-  const info = statSync(path, { throwIfNoEntry: false });
+/** Bytes of the files under `path`, a file with several hard links (node-gyp links its build products) counted once, as `du` does. */
+function bytesUnder(path: string, seen = new Set<string>()): number {
+  const info = lstatSync(path, { throwIfNoEntry: false });
   if (info === undefined || info.isSymbolicLink()) return 0;
-  if (!info.isDirectory()) return info.size;
-  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+  if (!info.isDirectory()) {
+    const inode = `${info.dev}:${info.ino}`;
+    if (seen.has(inode)) return 0;
+    seen.add(inode);
+    return info.size;
+  }
+  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name), seen), 0);
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The largest packages under a node_modules folder (scoped ones by their full name), for the closing figures. */
+function largestPackages(modules: string, count: number): string {
+  const folders = readdirSync(modules).flatMap((name) => (name.startsWith('@') ? readdirSync(join(modules, name)).map((scoped) => `${name}/${scoped}`) : name.startsWith('.') ? [] : [name]));
+  return folders
+    .map((name) => ({ name, bytes: bytesUnder(join(modules, name)) }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, count)
+    .map(({ name, bytes }) => `${name} ${megabytes(bytes)}`)
+    .join(', ');
+}
 
 let work: string;
 let prefix: string;
@@ -72,6 +89,14 @@ beforeAll(async () => {
   const installed = bytesUnder(join(prefix, 'lib', 'node_modules'));
   // The figures the closing note of issue 24 reports; not asserted (timings are for benchmarks).
   console.info(`package: tarball ${(packed.size / 1024).toFixed(0)} KB (${packed.files.length} files, ${megabytes(packed.unpackedSize)} unpacked); npm install -g took ${seconds.toFixed(0)} s; installed ${megabytes(installed)}`);
+  const modules = join(prefix, 'lib', 'node_modules', 'citedocs', 'node_modules');
+  console.info(`package: largest installed dependencies: ${largestPackages(modules, 10)}`);
+  // Where npm could download better-sqlite3's prebuilt binary, build/ holds that binary alone.
+  const sqliteBuild = join(modules, 'better-sqlite3', 'build');
+  const sqliteBinary = bytesUnder(join(sqliteBuild, 'Release', 'better_sqlite3.node'));
+  console.info(
+    `package: better-sqlite3's build/ is ${megabytes(bytesUnder(sqliteBuild))} here, its binary ${megabytes(sqliteBinary)}: with a prebuilt binary, installed ≈ ${megabytes(installed - bytesUnder(sqliteBuild) + sqliteBinary)}`,
+  );
 }, INSTALL_TIMEOUT_MS + 6 * 60_000);
 
 afterAll(() => {
@@ -97,6 +122,11 @@ describe('the packed package', () => {
       expect(statSync(join(nested, optional), { throwIfNoEntry: false })).toBeUndefined();
       expect(statSync(join(modules, optional), { throwIfNoEntry: false })).toBeUndefined();
     }
+  });
+
+  it('installs no gpt-tokenizer: the build carries the two encodings it counts with', () => {
+    expect(statSync(join(prefix, 'lib', 'node_modules', 'citedocs', 'node_modules', 'gpt-tokenizer'), { throwIfNoEntry: false })).toBeUndefined();
+    expect(packed.files.map((file) => file.path)).toEqual(expect.arrayContaining(['dist/tokenize/encodings/o200k_base.js', 'dist/tokenize/encodings/cl100k_base.js']));
   });
 });
 
@@ -127,6 +157,7 @@ describe('the installed citedocs command', () => {
     const [npm = 'npm', ...args] = command.split(' ');
     const installed = await run(npm, [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: work, timeoutMs: 5 * 60_000 });
     expect(installed.code, installed.stderr).toBe(0);
+    console.info(`package: installed with the optional sentence encoder: ${megabytes(bytesUnder(join(prefix, 'lib', 'node_modules')))}`);
     const embedded = await cli(['ingest', FIXTURE_DOCS, '--db', db, '--base-url', 'https://docs.example/docs/', '--embedder', 'use', '--json']);
     expect(embedded.code, embedded.stderr).toBe(0);
     const report = JSON.parse(embedded.stdout) as { chunks: number; embedding?: { model: string; embedded: number; pending: number } };

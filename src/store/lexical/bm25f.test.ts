@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isStopWord } from '../../lexical/stop-words.js';
 import type { LexicalRanking } from '../../core/types.js';
 import { queryTerms } from '../../lexical/analyze.js';
-import { scoreBm25f } from './bm25f.js';
+import { linkPriorOf, PRIOR_HALF_LINKS, scoreBm25f } from './bm25f.js';
 import { buildSegment, decodePostings, encodePostings, type IndexedChunk } from './segment.js';
 
 const ranking = (overrides: Partial<LexicalRanking> = {}): LexicalRanking => ({
@@ -69,6 +69,36 @@ describe('BM25F over documentation fields', () => {
     // Equal scores: document order decides without the prior.
     expect(search(pages, 'return value', { pagePrior: 0 }).slice(0, 2)).toEqual([1, 2]);
     expect(search(pages, 'return value', { pagePrior: 1 }).slice(0, 2)).toEqual([2, 1]);
+  });
+
+  it('reads popularity in absolute counts: a few links lift an entry little, hundreds nearly by the whole weight', () => {
+    const factor = linkPriorOf({ linkPrior: 3, pagePrior: 0 });
+    expect(factor(0, 0)).toBe(1);
+    // The few "see also" links of a small site are chance, not popularity.
+    expect(factor(2, 0)).toBeLessThan(1.15);
+    expect(factor(PRIOR_HALF_LINKS, 0)).toBeCloseTo(2.5, 12);
+    expect(factor(600, 0)).toBeGreaterThan(3.8);
+    // Never decreasing, and bounded by 1 + the weights: the pruning bound holds.
+    for (let links = 0; links < 1000; links += 7) expect(factor(links + 7, 0)).toBeGreaterThan(factor(links, 0));
+    expect(linkPriorOf({ linkPrior: 3, pagePrior: 2 })(65_535, 65_535)).toBeLessThan(6);
+  });
+
+  it("gives an entry the same prior whatever else the index holds: another library's most linked entry changes no score", () => {
+    const small = [
+      chunk(1, 'https://a.example/a.html', ['A', 'alpha()'], 'Return the value.', 'alpha'),
+      chunk(2, 'https://a.example/guide.html', ['Guide'], 'Use [alpha](a.html#alpha).', 'guide'),
+    ];
+    // Another library whose entry 300 passages link to.
+    const other = [chunk(3, 'https://b.example/b.html', ['B', 'gamma()'], 'Something else entirely.', 'gamma')];
+    for (let row = 4; row < 304; row += 1) other.push(chunk(row, `https://b.example/p${row}.html`, ['P'], 'See [gamma](b.html#gamma).', `p${row}`));
+    const scoreOfAlpha = (chunks: IndexedChunk[]) => {
+      const segment = buildSegment(chunks);
+      // The factor the scorer applied (explain), which once was relative to the index's most linked entry.
+      const hit = scoreBm25f(segment, queryTerms('return value', isStopWord, 1), ranking({ linkPrior: 3, pagePrior: 2 }), 5, true).find((doc) => segment.docs.rowIds[doc.ordinal] === 1);
+      return { prior: hit?.prior };
+    };
+    expect(scoreOfAlpha([...small, ...other]).prior).toBe(scoreOfAlpha(small).prior);
+    expect(scoreOfAlpha(small).prior).toBeGreaterThan(1);
   });
 
   it('reports each field’s share of the score, summing to the score without the prior', () => {

@@ -9,8 +9,12 @@ import { weightedCount } from './weighted-count.js';
 
 export type { QueryScoring, ScoredDoc, ScoredHit, ScoringIndex, ScoringSegment } from './scoring-types.js';
 
-/** Links to one chunk (or linking pages to one page) at which a link prior reaches full strength, at least. */
-export const PRIOR_FULL_LINKS = 100;
+/**
+ * Links to an entry (or pages linking into a page) at which a link prior reaches half its
+ * strength. Calibrated on the Python docs and the three docsets-dev sites together (Sphinx,
+ * Doxygen, LaTeX2HTML): 35 to 40 gave the best figures on every set (eval/baselines/README.md).
+ */
+export const PRIOR_HALF_LINKS = 40;
 
 /**
  * How to find the top k: skipping what cannot enter, scoring every posting (the reference the
@@ -115,7 +119,7 @@ export function scoreIndex(index: ScoringIndex, terms: readonly QueryTerm[], ran
     const df = frequencies[position] as number;
     return weight * Math.log(1 + (index.documents - df + 0.5) / (df + 0.5));
   });
-  const factor = linkPriorOf(ranking, index.maxInlinks, index.maxPageInlinks);
+  const factor = linkPriorOf(ranking);
   const query: QueryScoring = {
     terms: terms.map(({ term }) => term),
     weights,
@@ -215,20 +219,18 @@ function collectExhaustive(index: ScoringIndex, query: QueryScoring, best: TopK<
 
 /**
  * The link priors' factor of a document with `inlinks` links to its entry and `pageInlinks`
- * pages linking into its page, in an index whose most linked entry and page have the given
- * counts. Full strength at the most-linked chunk (page), but never fewer than PRIOR_FULL_LINKS
- * links: on a small site one link is chance, not popularity.
+ * pages linking into its page: 1 + linkPrior × n / (n + PRIOR_HALF_LINKS) + pagePrior × the same
+ * of the page's count. Popularity is read in absolute counts: a link or two is chance on any
+ * site, hundreds are popularity on any site. So the factor of an entry never depends on what
+ * else is in the index (the most linked entry of another library, a site's size), and the few
+ * "see also" links a small site gives an entry lift it little, while the everyday API a large
+ * site links to from everywhere is lifted nearly by the whole weight.
  * Contract: never decreasing in either count, and finite: pruning bounds every document's
  * factor by its value at the index's maxima.
  */
-export function linkPriorOf(ranking: Pick<LexicalRanking, 'linkPrior' | 'pagePrior'>, maxInlinks: number, maxPageInlinks: number): (inlinks: number, pageInlinks: number) => number {
-  const priorScale = scaleOf(ranking.linkPrior, maxInlinks);
-  const pageScale = scaleOf(ranking.pagePrior, maxPageInlinks);
-  return (inlinks, pageInlinks) => 1 + (priorScale === 0 ? 0 : priorScale * Math.log1p(inlinks)) + (pageScale === 0 ? 0 : pageScale * Math.log1p(pageInlinks));
-}
-
-function scaleOf(weight: number, maxLinks: number): number {
-  return maxLinks > 0 && weight > 0 ? weight / Math.log1p(Math.max(maxLinks, PRIOR_FULL_LINKS)) : 0;
+export function linkPriorOf(ranking: Pick<LexicalRanking, 'linkPrior' | 'pagePrior'>): (inlinks: number, pageInlinks: number) => number {
+  const saturated = (links: number) => links / (links + PRIOR_HALF_LINKS);
+  return (inlinks, pageInlinks) => 1 + ranking.linkPrior * saturated(inlinks) + ranking.pagePrior * saturated(pageInlinks);
 }
 
 function indexOf(sorted: Uint32Array, value: number): number {

@@ -1,0 +1,43 @@
+import type { TermStats } from '../core/types.js';
+import { wordParts, words } from '../lexical/analyze.js';
+import { isStopWord } from '../lexical/stop-words.js';
+
+/**
+ * The words of a question that say what it is about, each once, as written (`termStats` brings
+ * them to the index's form): its words without stop-words, and a compound name
+ * (`ssh_channel_read`, `readFile`) whole and as its parts, as the index holds it.
+ */
+export function contentWords(question: string): string[] {
+  const found = new Set<string>();
+  for (const word of words(question)) {
+    for (const part of [word, ...wordParts(word)]) {
+      const lower = part.toLowerCase();
+      if (!isStopWord(lower)) found.add(lower);
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Which source (library version) a question is about: the probability of each source given the
+ * question, when each source is a language model of its passages (query likelihood, as federated
+ * search selects a collection). A word's probability in a source is the share of its passages
+ * that hold the word, with half a passage added so an absent word lowers a source's likelihood
+ * without ruling it out. Sources are equally likely before the question; the result sums to 1.
+ *
+ * Whole-index statistics cannot tell this: a word common in one library ("test" in a test
+ * framework's docs) is rare over the whole index, and a passage of another library that
+ * repeats it once outranks the library the question is about.
+ */
+export function sourcePosteriors(question: string, statsBySource: ReadonlyMap<number, TermStats>): Map<number, number> {
+  const asked = contentWords(question);
+  const logLikelihoods = [...statsBySource].map(([source, stats]) => {
+    let sum = 0;
+    for (const word of asked) sum += Math.log(((stats.documentFrequency.get(word) ?? 0) + 0.5) / (stats.documents + 1));
+    return [source, sum] as const;
+  });
+  const best = Math.max(...logLikelihoods.map(([, value]) => value));
+  const weights = logLikelihoods.map(([source, value]) => [source, Math.exp(value - best)] as const);
+  const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
+  return new Map(weights.map(([source, weight]) => [source, weight / total]));
+}
