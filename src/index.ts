@@ -11,6 +11,7 @@ export type { DirectDocument } from './engine/ingest-documents.js';
 export type { IngestOptions, IngestReport, IngestProgress, IngestError } from './engine/ingest.js';
 export type { GitIngestOptions, GitIngestReport, GitVersionReport } from './engine/git-ingest.js';
 export type { IngestOutcome, IngestRunSummary, StoreStats } from './store/store.js';
+export type { DatabaseHealth } from './store/postgres/pg-version-watch.js';
 export type { UrlStyle } from './sources/local/path-registry.js';
 export type { FetchLike } from './core/http/send.js';
 export { configSchema, DEFAULT_CONFIG, parseConfig } from './core/config.js';

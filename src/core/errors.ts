@@ -1,3 +1,5 @@
+import { redactPasswords } from './redact.js';
+
 /**
  * Errors a user can act on. `message` is one sentence naming the input and the fix; the CLI
  * prints it without a stack. Anything that is not a CitedocsError is a bug and keeps its stack.
@@ -8,7 +10,8 @@ export class CitedocsError extends Error {
   readonly exitCode: 1 | 2;
 
   constructor(message: string, options: { cause?: unknown; exitCode?: 1 | 2 } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A message may quote the --db URL: it never shows its password, whoever prints it.
+    super(redactPasswords(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.exitCode = options.exitCode ?? 1;
   }
 }
@@ -38,7 +41,7 @@ export class StoreError extends CitedocsError {
   readonly path: string;
   constructor(message: string, path: string, options: { cause?: unknown } = {}) {
     super(message, options);
-    this.path = path;
+    this.path = redactPasswords(path);
   }
 }
 

@@ -1,5 +1,6 @@
 import { type LevelWithSilent, type Logger, pino } from 'pino';
 import { UsageError } from './errors.js';
+import { redactPasswords } from './redact.js';
 import { isStage, STAGES, type Stage } from './stages.js';
 
 export type { Logger } from 'pino';
@@ -32,7 +33,8 @@ let levels: LogLevels = { level: 'silent', stages: {} };
 const children = new Map<Stage, Logger>();
 
 export function configureLogging(settings: LogSettings): void {
-  const write = settings.format === 'json' ? settings.write : textWriter(settings.write, settings.paint);
+  // A log line never shows a password (of a --db URL quoted in a message or a field).
+  const write = settings.format === 'json' ? (line: string) => settings.write(redactPasswords(line)) : textWriter((line) => settings.write(redactPasswords(line)), settings.paint);
   // The root logs nothing itself; each stage's child has its own level.
   // Request logs (the http stage) never show a client's credentials.
   root = pino({ level: 'silent', redact: ['req.headers.authorization'], ...(settings.format === 'text' ? { base: null, timestamp: false } : {}) }, { write });

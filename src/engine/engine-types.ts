@@ -1,3 +1,4 @@
+import type { DatabaseHealth } from '../store/postgres/pg-version-watch.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Heading } from '../core/types.js';
 import type { Usage } from './usage.js';
@@ -243,6 +244,8 @@ export interface Engine {
   samplePages(limit: number): Promise<{ url: string; title: string }[]>;
   /** The version (commit generation) of the lexical index this process last searched, when its store tells (PostgreSQL): what a replica serves. */
   indexVersion(): number | undefined;
+  /** Whether the database is reachable, and since when it is not, when the store tells (PostgreSQL): a replica keeps serving what it has read meanwhile. */
+  databaseHealth(): DatabaseHealth | undefined;
   close(): Promise<void>;
 }
 

@@ -11,6 +11,7 @@ import { createPassageSelection } from './passage-selection.js';
 import { searchPassages } from './searching.js';
 import { askQuestion } from './asking.js';
 import type { AskResponse, Engine, EngineDependencies } from './engine-types.js';
+import type { DatabaseHealth } from '../store/postgres/pg-version-watch.js';
 
 export type { AskEvent, AskOptions, AskResponse, EmbedOptions, Engine, EngineDependencies, IndexStats, PageGroup, PageInspection, SearchOptions, SearchResponse, SearchResult, SiteReport } from './engine-types.js';
 
@@ -110,6 +111,11 @@ export function createEngine(configInput: CitedocsConfigInput = {}, dependencies
     indexVersion() {
       const handle = context.openedStore();
       return handle !== undefined && 'indexGeneration' in handle && typeof handle.indexGeneration === 'function' ? (handle.indexGeneration as () => number)() : undefined;
+    },
+
+    databaseHealth() {
+      const handle = context.openedStore();
+      return handle !== undefined && 'databaseHealth' in handle && typeof handle.databaseHealth === 'function' ? (handle.databaseHealth as () => DatabaseHealth)() : undefined;
     },
 
     async close() {

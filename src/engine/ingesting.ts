@@ -11,6 +11,7 @@ import type { IngestDependencies, IngestOptions, IngestReport } from './ingest.j
 import { createJobRunner } from './ingest-jobs.js';
 import { sourcesNamed } from './library-catalog.js';
 import { folderRootUrl, type SourceRequest, sourceResolver } from './source-resolver.js';
+import { redactPasswords } from '../core/redact.js';
 
 /** The engine's writing side: ingests (crawl, folder, git, documents, web pages), the embedding pass, refresh and jobs. */
 export type Ingesting = Pick<Engine, 'ingest' | 'ingestGit' | 'ingestDocuments' | 'embed' | 'refresh' | 'startIngestJob'> & {
@@ -127,7 +128,7 @@ export function createIngesting(context: EngineContext): Ingesting {
         chunks += pageChunks.length;
       }
       await finishIngest({ pages: pages.length, chunks, added: 0, changed: 0, unchanged: 0, removed: 0, fetched: 0, duplicates: 0, errors: [], warnings: [], diagnostics: [], interrupted: false }, signal === undefined ? {} : { signal });
-      return { pages: pages.length, chunks, dbPath: config.dbPath };
+      return { pages: pages.length, chunks, dbPath: redactPasswords(config.dbPath) };
     },
 
     startIngestJob: (url, options) => jobs.start(url, options),

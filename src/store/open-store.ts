@@ -1,12 +1,14 @@
 import type { Store } from './store.js';
-import { connectPool, isPostgresUrl, redactUrl } from './postgres/connection.js';
+import { redactPasswords } from '../core/redact.js';
+import { connectPool, isPostgresUrl } from './postgres/connection.js';
+import { describeDenseSearch, vectorExtension } from './postgres/pg-extensions.js';
 import { lazyPostgresStore } from './postgres/lazy-postgres-store.js';
 import { migrate } from './postgres/migrate.js';
 import { assertIndexLocation } from './sqlite/open-database.js';
 import { SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from './sqlite/schema.js';
 import { createSqliteStore } from './sqlite/sqlite-store.js';
 
-export { isPostgresUrl, redactUrl } from './postgres/connection.js';
+export { isPostgresUrl } from './postgres/connection.js';
 
 /**
  * The one store handle of a process, for the index a `--db` value (or CITEDOCS_DB) names: a
@@ -32,12 +34,17 @@ export function assertStoreLocation(location: string): void {
   if (!isPostgresUrl(location)) assertIndexLocation(location);
 }
 
-/** What `citedocs migrate` did: the store (shown without a password), its schema now, and (PostgreSQL) the schema it had before. */
+/**
+ * What `citedocs migrate` did: the store (shown without a password), its schema now, and
+ * (PostgreSQL) the schema it had before and how dense search runs on that server (whether it
+ * offers pgvector).
+ */
 export interface MigrateReport {
   db: string;
   backend: 'postgres' | 'sqlite';
   schema: number;
   from?: number;
+  dense?: string;
 }
 
 /** Brings a store's schema up to date without ingesting: what `citedocs migrate` runs before starting replicas and workers. */
@@ -46,7 +53,7 @@ export async function migrateStore(location: string): Promise<MigrateReport> {
     const pool = await connectPool(location);
     try {
       const { from, to } = await migrate(pool, location);
-      return { db: redactUrl(location), backend: 'postgres', schema: to, from };
+      return { db: redactPasswords(location), backend: 'postgres', schema: to, from, dense: describeDenseSearch(await vectorExtension(pool)) };
     } finally {
       await pool.end();
     }

@@ -18,4 +18,26 @@ describe.skipIf(skip !== undefined)(`a throwaway PostgreSQL cluster${skip === un
     const after = new pg.Client({ connectionString: server.url, connectionTimeoutMillis: 2_000 });
     await expect(after.connect()).rejects.toThrow();
   });
+
+  it('shuts down keeping its data, refuses connections meanwhile, and restarts on the same port', async () => {
+    const server = await startPostgresServer();
+    try {
+      const url = await server.createDatabase();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query("CREATE TABLE kept (value TEXT); INSERT INTO kept VALUES ('still here')");
+      await client.end();
+      await server.shutDown();
+      const refused = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+      await expect(refused.connect()).rejects.toThrow();
+      await server.restart();
+      const again = new pg.Client({ connectionString: url });
+      await again.connect();
+      const row = (await again.query<{ value: string }>('SELECT value FROM kept')).rows[0];
+      await again.end();
+      expect(row?.value).toBe('still here');
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -17,6 +17,10 @@ export interface PostgresServer {
   port: number;
   /** A new empty database on this cluster; its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** Shuts the server down (fast shutdown, as `pg_ctl stop`) and keeps its files: the database goes away until `restart`. */
+  shutDown(): Promise<void>;
+  /** Starts the server again on the same port with the same files, after `shutDown`. */
+  restart(): Promise<void>;
   /** Stops the server (fast shutdown) and removes its files. */
   stop(): Promise<void>;
 }
@@ -67,10 +71,7 @@ export async function startPostgresServer(options: { startupTimeoutMs?: number }
     throw new Error(`initdb failed in ${dataDir}: ${stderr.trim() || String(error)}`, { cause: error });
   }
 
-  // A port that was free a moment ago may be taken before the server binds it: try a few.
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await freePort();
+  const startOn = async (port: number): Promise<ChildProcess> => {
     const child = spawn(
       join(POSTGRES_BIN, 'postgres'),
       [
@@ -85,16 +86,29 @@ export async function startPostgresServer(options: { startupTimeoutMs?: number }
       log.push(text);
       if (log.length > 200) log.shift();
     });
-    const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
     try {
-      await waitForServer(url, child, options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, () => log.join(''));
+      await waitForServer(`postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, child, options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, () => log.join(''));
+    } catch (error) {
+      await stopChild(child);
+      throw error;
+    }
+    return child;
+  };
+
+  // A port that was free a moment ago may be taken before the server binds it: try a few.
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const port = await freePort();
+    let child: ChildProcess;
+    try {
+      child = await startOn(port);
     } catch (error) {
       lastError = error;
-      await stopChild(child);
       continue;
     }
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
+    const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
     let created = 0;
     return {
       url,
@@ -110,6 +124,13 @@ export async function startPostgresServer(options: { startupTimeoutMs?: number }
           await client.end();
         }
         return `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
+      },
+      async shutDown() {
+        await stopChild(child);
+      },
+      async restart() {
+        if (child.exitCode === null && child.signalCode === null) throw new Error('The PostgreSQL server is running: shut it down first.');
+        child = await startOn(port);
       },
       async stop() {
         process.removeListener('exit', killOnExit);

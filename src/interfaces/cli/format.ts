@@ -6,6 +6,7 @@ import type { StoppedBy } from '../../core/types.js';
 import type { IngestRunSummary } from '../../store/store.js';
 import { formatSourcesList } from '../../answer/citations/process.js';
 import { plural } from '../../core/plural.js';
+import { redactPasswords } from '../../core/redact.js';
 import type { Usage } from '../../engine/usage.js';
 
 export function formatSearch(response: SearchResponse, explain: boolean): string {
@@ -107,7 +108,7 @@ export function formatEmbed(report: EmbedReport): string {
 }
 
 export function formatStats(stats: IndexStats, path: string): string {
-  const lines = [`${path}: ${indexCounts(stats)}`];
+  const lines = [`${redactPasswords(path)}: ${indexCounts(stats)}`];
   for (const run of stats.ingests) if (!run.complete) lines.push(`warning: the last ingest of ${run.source} is incomplete: ${describeIncomplete(run)}`);
   return lines.join('\n');
 }

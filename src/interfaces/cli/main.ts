@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { PACKAGE_VERSION } from '../../core/package-info.js';
+import { redactPasswords } from '../../core/redact.js';
 import { colorsFor, describeFailure, errorJson, EXIT, interruptedByUser, wantsJson } from './output.js';
 import { configureCliLogging } from './logging.js';
 import { createProgramKit } from './program-kit.js';
@@ -19,7 +20,9 @@ export type { CliIo, CommonOptions } from './cli-io.js';
  * other failure. With --json, stdout holds only the result and every error or warning is one JSON
  * line on stderr.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<number> {
+  // Whatever reaches stderr (errors, warnings, logs, the serve banner) never shows a --db URL's password.
+  const io: CliIo = { ...cliIo, stderr: (text) => cliIo.stderr(redactPasswords(text)) };
   const json = wantsJson(argv);
   const colors = colorsFor(io);
   const program = new Command('citedocs')

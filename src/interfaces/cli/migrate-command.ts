@@ -20,10 +20,11 @@ export function registerMigrateCommand(
   withCommon(program.command('migrate').description('bring the index (a SQLite file or a postgres:// database) to the current schema')).action(async (options: MigrateOptions) => {
     const location = options.db ?? io.env['CITEDOCS_DB'] ?? './citedocs.db';
     const report = await migrateStore(location);
-    const human =
+    const schema =
       report.from === undefined || report.from === report.schema
         ? `${report.db} is at schema ${report.schema} (current).`
         : `${report.db}: schema ${report.from === 0 ? 'created' : `${report.from} upgraded`} to ${report.schema}.`;
+    const human = report.dense === undefined ? schema : `${schema}\nDense search: ${report.dense}.`;
     io.stdout(`${options.json === true ? JSON.stringify(report, null, 2) : human}\n`);
   });
 }

@@ -41,7 +41,12 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       '/api/sources': { get: { summary: 'What the index holds, with a few questions to try (the chat page shows it before the first question)', responses: { '200': json('pages, chunks, sources (url, pages), examples'), ...errors } } },
-      '/healthz': { get: { summary: 'Liveness, with the size of the index (and, on PostgreSQL, the index version this replica serves)', responses: { '200': json('status, pages, chunks, pid (the process that answered), indexVersion (PostgreSQL)') } } },
+      '/healthz': {
+        get: {
+          summary: 'Liveness, with the size of the index (and, on PostgreSQL, the index version this replica serves and whether the database is reachable)',
+          responses: { '200': json('status, pages, chunks, pid (the process that answered); PostgreSQL: indexVersion, database (reachable, unreachable or connecting), and while unreachable since, databaseError, failedAttempts') },
+        },
+      },
     },
     security: [{ bearer: [] }],
   };

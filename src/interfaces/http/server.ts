@@ -121,8 +121,10 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.get('/healthz', async () => {
     const stats = await engine.stats();
     const indexVersion = engine.indexVersion();
-    // pid: which process answered, when `serve --workers N` runs several; indexVersion: the index a PostgreSQL replica serves.
-    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid, ...(indexVersion === undefined ? {} : { indexVersion }) };
+    const database = engine.databaseHealth();
+    // pid: which process answered, when `serve --workers N` runs several; indexVersion: the index a PostgreSQL replica serves;
+    // database (PostgreSQL): `unreachable` (since, databaseError, failedAttempts) while the replica answers from what it has read.
+    return { status: 'ok', pages: stats.pages, chunks: stats.chunks, pid: process.pid, ...(indexVersion === undefined ? {} : { indexVersion }), ...database };
   });
   app.get('/openapi.json', () => openApiDocument());
 

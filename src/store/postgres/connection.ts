@@ -1,19 +1,9 @@
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
+import { redactPasswords } from '../../core/redact.js';
 
 /** Whether a `--db` value names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (value: string): boolean => /^postgres(?:ql)?:\/\//i.test(value);
-
-/** The URL with its password removed: what errors and logs may show. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
-}
 
 export interface ConnectOptions {
   /** Attempts after the first failed one. */
@@ -31,7 +21,7 @@ export interface ConnectOptions {
 export const CONNECT_DEFAULTS = { retries: 5, retryBaseDelayMs: 200, maxConnections: 10 } as const;
 
 /** Error codes worth retrying: the server is not (yet) reachable or not accepting connections. */
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P03', '53300', '08006', '08001', '08004']);
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003', '08004']);
 
 export function isTransientConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
@@ -75,7 +65,7 @@ export async function connectPool(url: string, options: ConnectOptions = {}): Pr
 }
 
 export function connectionError(url: string, error: unknown, attempts: number): StoreError {
-  const shown = redactUrl(url);
+  const shown = redactPasswords(url);
   const reason = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   const code = (error as { code?: unknown } | undefined)?.code;
   const hint =

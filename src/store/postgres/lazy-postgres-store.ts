@@ -1,3 +1,4 @@
+import { redactPasswords } from '../../core/redact.js';
 import type { CatalogStore, CrawlStateStore } from '../store.js';
 import type { VectorStore } from '../vectors.js';
 import type { FrontierLeases } from './pg-frontier-leases.js';
@@ -37,11 +38,17 @@ const LEASE_METHODS = ['add', 'lease', 'claim', 'renew', 'complete', 'progress',
 export function lazyPostgresStore(url: string, options: PostgresStoreOptions): PostgresStore {
   let opening: Promise<PostgresStore> | undefined;
   let opened: PostgresStore | undefined;
+  /** Why the last attempt to connect failed, and since when attempts fail. */
+  let failing: { since: string; error: string; attempts: number } | undefined;
   const open = (): Promise<PostgresStore> => {
     opening ??= createPostgresStore(url, options).then(
-      (store) => (opened = store),
+      (store) => {
+        failing = undefined;
+        return (opened = store);
+      },
       (error: unknown) => {
         opening = undefined;
+        failing = { since: failing?.since ?? new Date().toISOString(), error: error instanceof Error ? error.message : String(error), attempts: (failing?.attempts ?? 0) + 1 };
         throw error;
       },
     );
@@ -54,6 +61,8 @@ export function lazyPostgresStore(url: string, options: PostgresStoreOptions): P
     vectors: deferMethods<VectorStore>(VECTOR_METHODS, async () => (await open()).vectors),
     frontierLeases: deferMethods<FrontierLeases>(LEASE_METHODS, async () => (await open()).frontierLeases),
     indexGeneration: () => opened?.indexGeneration() ?? 0,
+    databaseHealth: () =>
+      opened?.databaseHealth() ?? (failing === undefined ? { database: 'connecting' } : { database: 'unreachable', since: failing.since, databaseError: redactPasswords(failing.error), failedAttempts: failing.attempts }),
     async close() {
       if (opening === undefined) return;
       const store = await opening.catch(() => undefined);

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
-import { redactUrl } from './connection.js';
+import { redactPasswords } from '../../core/redact.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** The advisory lock every citedocs process takes to migrate: 'CDOC' as a number. */
@@ -26,8 +26,8 @@ export async function migrate(pool: pg.Pool, url: string): Promise<MigrationResu
       const from = await schemaVersion(client);
       if (from > SCHEMA_VERSION) {
         throw new StoreError(
-          `${redactUrl(url)} was written by a newer citedocs (schema ${from}, this one reads ${SCHEMA_VERSION}). Upgrade citedocs, or pass another --db.`,
-          redactUrl(url),
+          `${redactPasswords(url)} was written by a newer citedocs (schema ${from}, this one reads ${SCHEMA_VERSION}). Upgrade citedocs, or pass another --db.`,
+          redactPasswords(url),
         );
       }
       for (let version = from + 1; version <= SCHEMA_VERSION; version += 1) {
@@ -39,7 +39,7 @@ export async function migrate(pool: pg.Pool, url: string): Promise<MigrationResu
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');
-          throw new StoreError(`Migrating ${redactUrl(url)} to schema ${version} failed: ${error instanceof Error ? error.message : String(error)}. Nothing of that migration was kept.`, redactUrl(url), {
+          throw new StoreError(`Migrating ${redactPasswords(url)} to schema ${version} failed: ${error instanceof Error ? error.message : String(error)}. Nothing of that migration was kept.`, redactPasswords(url), {
             cause: error,
           });
         }

@@ -1,6 +1,10 @@
 import type pg from 'pg';
 import type { CatalogStore, StoredSource } from '../store.js';
 import { jobOfRow, type JobRow, sourceOfRow, type SourceRow } from '../rows.js';
+import { CATALOG_VERSION_KEY } from './pg-version-watch.js';
+
+/** Prefixed to each write of sources: the catalog's version moves in the same statement, so replicas read the sources again. */
+const BUMP_CATALOG = `WITH bumped AS (INSERT INTO meta (key, value) VALUES ('${CATALOG_VERSION_KEY}', '1') ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text RETURNING 1)`;
 
 const SOURCES_SQL = `SELECT s.id, s.library, s.version, s.root_url, s.kind, s.settings, s.created_at, s.last_crawl,
         (SELECT count(*)::int FROM pages p WHERE p.source_id = s.id) AS pages,
@@ -17,7 +21,7 @@ export function createPgCatalog(pool: pg.Pool, writable: () => void): CatalogSto
     async upsertSource(input) {
       writable();
       const stored = await pool.query<{ id: number }>(
-        `INSERT INTO sources (library, version, root_url, kind, settings, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+        `${BUMP_CATALOG} INSERT INTO sources (library, version, root_url, kind, settings, created_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (library, version) DO UPDATE SET root_url = excluded.root_url, kind = excluded.kind, settings = excluded.settings RETURNING id`,
         [input.library, input.version, input.rootUrl, input.kind, JSON.stringify(input.settings ?? {}), input.createdAt],
       );
@@ -27,11 +31,11 @@ export function createPgCatalog(pool: pg.Pool, writable: () => void): CatalogSto
     },
     async renameSource(id, library) {
       writable();
-      await pool.query('UPDATE sources SET library = $1 WHERE id = $2', [library, id]);
+      await pool.query(`${BUMP_CATALOG} UPDATE sources SET library = $1 WHERE id = $2`, [library, id]);
     },
     async recordCrawl(id, endedAt) {
       writable();
-      await pool.query('UPDATE sources SET last_crawl = $1 WHERE id = $2', [endedAt, id]);
+      await pool.query(`${BUMP_CATALOG} UPDATE sources SET last_crawl = $1 WHERE id = $2`, [endedAt, id]);
     },
     listSources,
     sourceNames: async () => (await pool.query<{ id: number; library: string; version: string }>('SELECT id, library, version FROM sources ORDER BY library, version')).rows,
@@ -48,7 +52,7 @@ export function createPgCatalog(pool: pg.Pool, writable: () => void): CatalogSto
     pageUrlsOfSource: async (id) => (await pool.query<{ url: string }>('SELECT url FROM pages WHERE source_id = $1 ORDER BY url', [id])).rows.map((row) => row.url),
     async deleteSource(id) {
       writable();
-      await pool.query('DELETE FROM sources WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM pages WHERE source_id = $1)', [id]);
+      await pool.query(`${BUMP_CATALOG} DELETE FROM sources WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM pages WHERE source_id = $1)`, [id]);
     },
     async startJob(job) {
       writable();

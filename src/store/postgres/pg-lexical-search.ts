@@ -9,13 +9,11 @@ import { scoringIndex, type StoredSegment } from '../lexical/segment-storage.js'
 import { textHits } from '../lexical/text-hits.js';
 import { type LinkCounts, readLinkCounts } from './pg-lexical-links.js';
 import { listSegments, readDeleted, readSegment, readStats } from './pg-lexical-writer.js';
-import { CHUNK_COLUMNS, type IdChunkRow, chunkOfRow, inTransaction } from './pg-rows.js';
+import { CHUNK_ROWS_CACHED, ChunkRowLru, POSTINGS_CACHE_BYTES, PostingsLru, type Queryable } from './pg-lexical-caches.js';
+import { chunkOfRow, inTransaction } from './pg-rows.js';
+import { isTransientConnectionError } from './connection.js';
+import { unreachableError, type VersionWatch } from './pg-version-watch.js';
 
-/** What reads go through: the pool (one statement, its own snapshot) or a client in a transaction. */
-type Queryable = Pick<pg.Pool, 'query'>;
-
-/** Decoded postings kept in memory at most (bytes), as the SQLite reader's POSTINGS_CACHE_BYTES. */
-export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A stored segment as the scorer reads it, for one generation of the index: its tombstones and
@@ -59,43 +57,25 @@ interface Snapshot {
   segments: PgSegment[];
 }
 
-/** Decoded postings by (segment, term), least recently used out first past the byte budget. */
-class PostingsLru {
-  private readonly entries = new Map<string, PostingList | undefined>();
-  private bytes = 0;
-  constructor(private readonly budget: number) {}
-  has(key: string): boolean {
-    return this.entries.has(key);
-  }
-  get(key: string): PostingList | undefined {
-    const list = this.entries.get(key);
-    this.entries.delete(key);
-    this.entries.set(key, list);
-    return list;
-  }
-  set(key: string, list: PostingList | undefined): void {
-    this.entries.set(key, list);
-    this.bytes += key.length * 2 + 64 + (list === undefined ? 0 : list.docs.byteLength + list.tfs.byteLength);
-    for (const [oldest, old] of this.entries) {
-      if (this.bytes <= this.budget || oldest === key) break;
-      this.entries.delete(oldest);
-      this.bytes -= oldest.length * 2 + 64 + (old === undefined ? 0 : old.docs.byteLength + old.tfs.byteLength);
-    }
-  }
-}
-
 /**
  * Lexical search over the segmented index in PostgreSQL, scored by the same BM25F code as the
- * SQLite store over the same segments, so both rank identically. Each search reads one snapshot
- * (a REPEATABLE READ transaction): the statistics, the segment list and tombstones (reloaded
- * only when the index's generation changed), the postings of the query's terms, and the
- * winners' rows.
+ * SQLite store over the same segments, so both rank identically. A search whose generation is
+ * the one this process loaded last (the version watch says so, read at most once per its
+ * freshMs) reads only the postings and rows it has not read before, often nothing; a new
+ * generation is loaded in one REPEATABLE READ snapshot (statistics, segment list, new segments,
+ * changed tombstones). While the database is unreachable, a search is answered from memory when
+ * every posting and row it needs is there.
  */
-export function createPgLexicalSearch(pool: pg.Pool) {
+export function createPgLexicalSearch(pool: pg.Pool, watch: VersionWatch, name: string) {
   const cache = new PostingsLru(POSTINGS_CACHE_BYTES);
+  const chunkRows = new ChunkRowLru(CHUNK_ROWS_CACHED);
   const known = new Map<number, StoredSegment>();
   let snapshot: Snapshot | undefined;
   const scopes = new ScopedViews();
+  /** Queries while the database is unreachable: refused, so that only what is in memory answers. */
+  const offline: Queryable = {
+    query: () => Promise.reject(unreachableError(name, 'a search reading postings or passages')),
+  } as unknown as Queryable;
 
   const load = async (client: pg.ClientBase): Promise<Snapshot> => {
     const stats = await readStats(client);
@@ -165,29 +145,53 @@ export function createPgLexicalSearch(pool: pg.Pool) {
           lists.set(term, list);
         }
       }
-    } else if (checkGeneration) {
-      generation = Number((await db.query<{ generation: string }>('SELECT generation FROM lexical_stats WHERE id = 1')).rows[0]?.generation);
     }
     return generation === undefined ? { fetched } : { fetched, generation };
   };
 
   /**
    * Reads through one snapshot: at once when the last snapshot's generation is still current
-   * (the postings and the generation in one statement, the rows after: a chunk's id is never
-   * reused, so they are the chunks scored, or gone), else in a REPEATABLE READ transaction that
-   * loads the new generation first.
+   * (postings not in memory are read with the generation in one statement, rows after: a
+   * chunk's id is never reused, so they are the chunks scored, or gone), from memory alone while
+   * the database is unreachable, else in a REPEATABLE READ transaction that loads the new
+   * generation first.
    */
   const throughSnapshot = async <T>(terms: readonly string[], read: (db: Queryable, loaded: Snapshot, fetched: Map<PgSegment, Map<string, PostingList | undefined>>) => Promise<T>): Promise<T> => {
     const current = snapshot;
     if (current !== undefined) {
-      const { fetched, generation } = await fetchPostings(pool, current, terms, true);
-      if (generation === current.generation) return read(pool, current, fetched);
+      // Unreachable (the watch has counted the failure): the snapshot loaded last answers from memory.
+      const reading = await watch.current().catch((error: unknown) => {
+        if (isTransientConnectionError(error)) return undefined;
+        throw error;
+      });
+      if (reading === undefined || !reading.live) {
+        const { fetched } = await fetchPostings(offline, current, terms, false);
+        return read(offline, current, fetched);
+      }
+      if (reading.version.generation === current.generation) {
+        try {
+          const { fetched, generation } = await fetchPostings(pool, current, terms, true);
+          if (generation === undefined || generation === current.generation) return await read(pool, current, fetched);
+        } catch (error) {
+          if (!watch.failed(error)) throw error;
+          const { fetched } = await fetchPostings(offline, current, terms, false);
+          return read(offline, current, fetched);
+        }
+      }
     }
-    return inSnapshot(async (client) => {
-      const loaded = await load(client);
-      const { fetched } = await fetchPostings(client, loaded, terms, false);
-      return read(client, loaded, fetched);
-    });
+    try {
+      return await inSnapshot(async (client) => {
+        const loaded = await load(client);
+        const { fetched } = await fetchPostings(client, loaded, terms, false);
+        return read(client, loaded, fetched);
+      });
+    } catch (error) {
+      if (!watch.failed(error)) throw error;
+      if (current === undefined) throw unreachableError(name, 'a search (this process has not loaded the index yet)', error);
+      // The database went away while a newer generation was being loaded: the last one loaded answers.
+      const { fetched } = await fetchPostings(offline, current, terms, false);
+      return read(offline, current, fetched);
+    }
   };
 
   const scoped = async (client: Queryable, index: ScoringIndex, sourceIds: readonly number[] | undefined): Promise<ScoringIndex> => {
@@ -222,8 +226,9 @@ export function createPgLexicalSearch(pool: pg.Pool) {
           const index = await scoped(db, loaded.index, query.sourceIds);
           const best = withPostings(fetched, () => scoreIndex(index, terms, query.ranking, query.limit, query.explain === true));
           if (best.length === 0) return [];
-          const rows = await db.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE c.id = ANY($1::int[])`, [best.map((doc) => doc.rowId)]);
-          return textHits(best, rows.rows, chunkOfRow);
+          const { rows, missing } = await chunkRows.rowsOf(db === offline ? undefined : db, best.map((doc) => doc.rowId));
+          if (missing > 0) throw unreachableError(name, 'a passage this search found');
+          return textHits(best, rows, chunkOfRow);
         },
       );
     },

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { ChunkRow } from '../sqlite/chunk-rows.js';
+import type { ChunkRow } from '../chunk-rows.js';
 
-export { chunkOfRow } from '../sqlite/chunk-rows.js';
+export { chunkOfRow } from '../chunk-rows.js';
 
 /** A chunk joined with its page, with its row id: the columns of CHUNK_COLUMNS. */
 export interface IdChunkRow extends ChunkRow {

@@ -1,19 +1,23 @@
 import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
-import type { Chunk, Page } from '../../core/types.js';
-import type { Store, StoredPage, UpsertOutcome } from '../store.js';
-import { type ConnectOptions, connectPool, redactUrl } from './connection.js';
+import { redactPasswords } from '../../core/redact.js';
+import type { Store } from '../store.js';
+import { type ConnectOptions, connectPool } from './connection.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { SCHEMA_VERSION } from './schema.js';
+import { CachedReads } from './pg-cached-reads.js';
 import { createPgCatalog } from './pg-catalog.js';
 import { createPgCrawlState } from './pg-crawl-state.js';
 import { ReadCache } from './pg-read-cache.js';
 import { createFrontierLeases, type FrontierLeases } from './pg-frontier-leases.js';
 import { createPgLexicalSearch } from './pg-lexical-search.js';
 import { createPgLexicalWriter, FLUSH_DOCS, MERGE_DOCS_PER_REFRESH } from './pg-lexical-writer.js';
-import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction, retryOnDeadlock } from './pg-rows.js';
-import { bumpVectorsVersion, createPgVectorStore } from './pg-vectors.js';
-import { pageOfRow, type PageRow } from '../rows.js';
+import { createPageLoader, type PageWithAnchors } from './pg-page-reads.js';
+import { createPgPageWrites } from './pg-page-writes.js';
+import { CHUNK_COLUMNS, chunkOfRow, type IdChunkRow, inTransaction } from './pg-rows.js';
+import { createPgVectorStore } from './pg-vectors.js';
+import { replicaCatalog, replicaVectors } from './pg-replica-reads.js';
+import { createVersionWatch, type DatabaseHealth, type VersionWatchOptions } from './pg-version-watch.js';
 
 export interface PostgresStoreOptions {
   /** `read` refuses writes and never migrates (a schema that is not current is an error); `write` migrates on open. */
@@ -21,6 +25,8 @@ export interface PostgresStoreOptions {
   connect?: ConnectOptions;
   /** After a write, chunks wait at most this long before they are indexed for other processes. */
   idleFlushMs?: number;
+  /** How often the data version is checked, and how an unreachable database is retried. */
+  versionWatch?: VersionWatchOptions;
 }
 
 /** A PostgreSQL store: the Store contract, plus what a replica reports about the index it serves. */
@@ -29,10 +35,9 @@ export interface PostgresStore extends Store {
   indexGeneration(): number;
   /** The crawl frontier as leases, for ingest workers sharing one crawl. */
   readonly frontierLeases: FrontierLeases;
+  /** Whether the database is reachable now, and since when it is not: what `/healthz` reports. */
+  databaseHealth(): DatabaseHealth;
 }
-
-const PAGE_COLUMNS = `url, title, content_hash, source, fetched_at, etag, last_modified, links, headings, chunking,
-  (SELECT count(*)::int FROM chunks c WHERE c.page_id = pages.id) AS chunk_count`;
 
 /** Escapes LIKE's wildcards, so a prefix matches only itself. */
 const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -45,7 +50,7 @@ const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (character) 
  * the same code as the SQLite store's, so both rank identically.
  */
 export async function createPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
-  const name = redactUrl(url);
+  const name = redactPasswords(url);
   const pool = await connectPool(url, options.connect);
   try {
     if (options.mode === 'write') await migrate(pool, url);
@@ -58,7 +63,10 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     if (options.mode !== 'write') throw new StoreError(`${name} is open read-only.`, name);
   };
   const writer = createPgLexicalWriter();
-  const lexical = createPgLexicalSearch(pool);
+  const watch = createVersionWatch(pool, name, options.versionWatch);
+  const cached = new CachedReads(watch, name);
+  const lexical = createPgLexicalSearch(pool, watch, name);
+  const pageWrites = createPgPageWrites(pool, writer);
   const crawlState = createPgCrawlState(pool);
   const catalog = createPgCatalog(pool, writable);
   const vectors = createPgVectorStore(pool, name);
@@ -85,6 +93,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       if (merged === 0) break;
       budget -= merged;
     }
+    // This process's next read sees the generation it just wrote.
+    watch.invalidate();
   };
   /**
    * Indexes what this handle wrote, one refresh at a time in this process (other processes wait
@@ -110,84 +120,38 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     if (waiting > 0 || refreshing !== undefined) await refresh();
   };
 
-  const deletePage = async (client: pg.ClientBase, pageId: number) => {
-    await writer.removePage(client, pageId);
-    await client.query('DELETE FROM chunk_embeddings WHERE chunk_id IN (SELECT id FROM chunks WHERE page_id = $1)', [pageId]);
-    await client.query('DELETE FROM chunks WHERE page_id = $1', [pageId]);
-    await client.query('DELETE FROM anchors WHERE page_id = $1', [pageId]);
-    await client.query('DELETE FROM page_aliases WHERE page_id = $1', [pageId]);
-    await client.query('DELETE FROM pages WHERE id = $1', [pageId]);
-    await bumpVectorsVersion(client);
-  };
-
-  const insertAliases = async (client: pg.ClientBase, page: Page, pageId: number) => {
-    const aliases = [...new Set(page.aliases ?? [])].filter((alias) => alias !== page.url);
-    if (aliases.length > 0) {
-      await client.query('INSERT INTO page_aliases (alias, page_id) SELECT unnest($1::text[]), $2 ON CONFLICT (alias) DO UPDATE SET page_id = excluded.page_id', [aliases, pageId]);
-    }
-  };
-
-  // A transaction that a deadlock rolled back (workers writing pages that alias each other) is run again whole.
-  const upsert = (page: Page, chunks: readonly Chunk[], rechunked: boolean, sourceId: number | undefined) =>
-    retryOnDeadlock(() => inTransaction(pool, async (client): Promise<{ outcome: UpsertOutcome; added: number }> => {
-      // Writers of the same URL take turns (a new URL by its advisory lock, a stored one by its row).
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [page.url]);
-      const existing = (await client.query<{ id: number; content_hash: string; source_id: number | null }>('SELECT id, content_hash, source_id FROM pages WHERE url = $1 FOR UPDATE', [page.url]))
-        .rows[0];
-      const moved = existing !== undefined && sourceId !== undefined && existing.source_id !== sourceId;
-      if (existing?.content_hash === page.contentHash && !rechunked && !moved) {
-        await client.query('UPDATE pages SET fetched_at = $1, etag = $2, last_modified = $3, links = $4 WHERE id = $5', [
-          page.fetchedAt, page.etag ?? null, page.lastModified ?? null, JSON.stringify(page.links ?? []), existing.id,
-        ]);
-        await insertAliases(client, page, existing.id);
-        return { outcome: 'unchanged', added: 0 };
-      }
-      if (existing !== undefined) await deletePage(client, existing.id);
-      const inserted = await client.query<{ id: number }>(
-        `INSERT INTO pages (url, canonical_url, title, markdown, headings, content_hash, etag, last_modified, fetched_at, source, source_path, links, chunking, source_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-        [
-          page.url, page.canonicalUrl, page.title, page.markdown, JSON.stringify(page.headings), page.contentHash, page.etag ?? null, page.lastModified ?? null,
-          page.fetchedAt, page.source, page.sourcePath ?? null, JSON.stringify(page.links ?? []), page.chunking ?? null, sourceId ?? existing?.source_id ?? null,
-        ],
-      );
-      const pageId = (inserted.rows[0] as { id: number }).id;
-      // The anchor map holds the ids the page really has, as the SQLite store's does.
-      const anchors = [...new Set(page.anchors)];
-      if (anchors.length > 0) await client.query('INSERT INTO anchors (page_id, anchor) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [pageId, anchors]);
-      await insertAliases(client, page, pageId);
-      if (chunks.length > 0) {
-        // Ids follow the chunks' reading order (the sort happens before the ids are drawn), as rowids do in SQLite: ties in ranking break the same way.
-        const rows = await client.query<{ id: number }>(
-          `INSERT INTO chunks (chunk_key, page_id, ordinal, anchor, heading_path, title, headings, text, token_count, content_hash)
-           SELECT key, $1, n - 1, anchor, heading_path, title, headings, text, token_count, content_hash
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[]) WITH ORDINALITY
-                  AS c(key, anchor, heading_path, title, headings, text, token_count, content_hash, n)
-            ORDER BY n RETURNING id`,
-          [
-            pageId, chunks.map((chunk) => chunk.id), chunks.map((chunk) => chunk.anchor ?? null),
-            chunks.map((chunk) => JSON.stringify(chunk.headingPath)), chunks.map((chunk) => chunk.pageTitle), chunks.map((chunk) => chunk.headingPath.join(' > ')), chunks.map((chunk) => chunk.text),
-            chunks.map((chunk) => chunk.tokenCount), chunks.map((chunk) => chunk.contentHash),
-          ],
-        );
-        await writer.added(client, rows.rows.map((row) => row.id));
-      }
-      return { outcome: existing === undefined ? 'added' : 'changed', added: chunks.length };
-    }));
-
-  const pages = new ReadCache<StoredPage | undefined>(() => lexical.generation());
-  const anchorSets = new ReadCache<ReadonlySet<string>>(() => lexical.generation());
+  const pageLoader = createPageLoader(pool);
+  const pages = new ReadCache<PageWithAnchors>(() => lexical.generation(), undefined, undefined, undefined, watch);
+  const pageOf = (url: string) => pages.get(url, () => pageLoader.load(url));
   /** A write through this handle is seen by its next read: cleared as it starts and once it is done (a read meanwhile may have kept the old state). */
   const wrote = () => {
     pages.clear();
-    anchorSets.clear();
+    watch.invalidate();
+  };
+
+  const afterWrite = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    try {
+      return await write(...args);
+    } finally {
+      watch.invalidate();
+    }
+  };
+  const readStats = async () => {
+    const counts = (
+      await pool.query<{ pages: number; chunks: number; anchors: number; bytes: string }>(
+        `SELECT (SELECT count(*)::int FROM pages) AS pages, (SELECT count(*)::int FROM chunks) AS chunks, (SELECT count(*)::int FROM anchors) AS anchors,
+                (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                  WHERE c.relkind = 'r' AND n.nspname = current_schema()) AS bytes`,
+      )
+    ).rows[0];
+    return { pages: counts?.pages ?? 0, chunks: counts?.chunks ?? 0, anchors: counts?.anchors ?? 0, bytes: Number(counts?.bytes ?? 0), ingests: await crawlState.latestRuns() };
   };
 
   const store: PostgresStore = {
     async upsertPage(page, chunks, upsertOptions) {
       writable();
       wrote();
-      const { outcome, added } = await upsert(page, chunks, upsertOptions?.rechunked === true, upsertOptions?.sourceId);
+      const { outcome, added } = await pageWrites.upsert(page, chunks, upsertOptions?.rechunked === true, upsertOptions?.sourceId);
       wrote();
       waiting += added;
       if (waiting >= FLUSH_DOCS) await refresh();
@@ -202,24 +166,20 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       await beforeRead();
       return lexical.termStats(words, sourceIds);
     },
-    getPage: (url) =>
-      pages.get(url, async () => {
-        const row = (await pool.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM pages WHERE url = $1`, [url])).rows[0];
-        return row === undefined ? undefined : pageOfRow(row);
-      }),
+    getPage: async (url) => (await pageOf(url)).page,
     async resolvePageUrl(url) {
       return store.resolveFirstPageUrl([url]);
     },
     async resolveFirstPageUrl(urls) {
       if (urls.length === 0) return undefined;
-      const row = await pool.query<{ url: string }>(
+      const row = await cached.lastKnown(`resolve\u0000${urls.join('\u0000')}`, 'a page URL', () => pool.query<{ url: string }>(
         `SELECT coalesce(p.url, aliased.url) AS url
            FROM unnest($1::text[]) WITH ORDINALITY AS u(url, n)
            LEFT JOIN pages p ON p.url = u.url
            LEFT JOIN page_aliases a ON a.alias = u.url LEFT JOIN pages aliased ON aliased.id = a.page_id
           WHERE p.url IS NOT NULL OR aliased.url IS NOT NULL ORDER BY u.n LIMIT 1`,
         [[...urls]],
-      );
+      ));
       return row.rows[0]?.url;
     },
     async pageUrlWithContent(contentHash) {
@@ -243,18 +203,14 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     async removePage(url) {
       writable();
       wrote();
-      const removed = await inTransaction(pool, async (client) => {
-        const existing = (await client.query<{ id: number }>('SELECT id FROM pages WHERE url = $1 FOR UPDATE', [url])).rows[0];
-        if (existing === undefined) return false;
-        await deletePage(client, existing.id);
-        return true;
-      });
+      const removed = await pageWrites.remove(url);
       wrote();
       return removed;
     },
     async pageUrlsUnder(prefix, source) {
-      const rows = await pool.query<{ url: string }>('SELECT url FROM pages WHERE url LIKE $1 AND ($2::text IS NULL OR source = $2) ORDER BY url', [likePrefix(prefix), source ?? null]);
-      return rows.rows.map((row) => row.url);
+      return cached.lastKnown(`under\u0000${prefix}\u0000${source ?? ''}`, 'the pages under a URL', async () =>
+        (await pool.query<{ url: string }>('SELECT url FROM pages WHERE url LIKE $1 AND ($2::text IS NULL OR source = $2) ORDER BY url', [likePrefix(prefix), source ?? null])).rows.map((row) => row.url),
+      );
     },
     crawlState: {
       ...crawlState,
@@ -263,40 +219,26 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       markDone: (...args) => (writable(), crawlState.markDone(...args)),
       finishRun: (...args) => (writable(), crawlState.finishRun(...args)),
       recordOutcome: (...args) => (writable(), crawlState.recordOutcome(...args)),
+      latestRuns: () => cached.lastKnown('latest-runs', 'the latest ingests', crawlState.latestRuns),
     },
-    catalog,
-    vectors: {
-      ...vectors,
-      useModel: (...args) => (writable(), vectors.useModel(...args)),
-      putVectors: (...args) => (writable(), vectors.putVectors(...args)),
-    },
+    catalog: replicaCatalog(catalog, cached, afterWrite),
+    vectors: replicaVectors(vectors, cached, writable, afterWrite),
     async chunksOf(url) {
-      const rows = await pool.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = $1 ORDER BY c.ordinal`, [url]);
-      return rows.rows.map(chunkOfRow);
+      return cached.lastKnown(`chunks\u0000${url}`, 'the passages of a page', async () =>
+        (await pool.query<IdChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.url = $1 ORDER BY c.ordinal`, [url])).rows.map(chunkOfRow),
+      );
     },
-    anchorsOf: (url) =>
-      anchorSets.get(url, async () => {
-        const rows = await pool.query<{ anchor: string }>('SELECT a.anchor FROM anchors a JOIN pages p ON p.id = a.page_id WHERE p.url = $1', [url]);
-        return new Set(rows.rows.map((row) => row.anchor));
-      }),
+    anchorsOf: async (url) => (await pageOf(url)).anchors,
     async pagesWithAnchor(anchor) {
-      const rows = await pool.query<{ url: string }>('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = $1 ORDER BY p.url', [anchor]);
-      return rows.rows.map((row) => row.url);
+      return cached.lastKnown(`with-anchor\u0000${anchor}`, 'the pages with an anchor', async () =>
+        (await pool.query<{ url: string }>('SELECT p.url FROM anchors a JOIN pages p ON p.id = a.page_id WHERE a.anchor = $1 ORDER BY p.url', [anchor])).rows.map((row) => row.url),
+      );
     },
-    async stats() {
-      const counts = (
-        await pool.query<{ pages: number; chunks: number; anchors: number; bytes: string }>(
-          `SELECT (SELECT count(*)::int FROM pages) AS pages, (SELECT count(*)::int FROM chunks) AS chunks, (SELECT count(*)::int FROM anchors) AS anchors,
-                  (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                    WHERE c.relkind = 'r' AND n.nspname = current_schema()) AS bytes`,
-        )
-      ).rows[0];
-      return { pages: counts?.pages ?? 0, chunks: counts?.chunks ?? 0, anchors: counts?.anchors ?? 0, bytes: Number(counts?.bytes ?? 0), ingests: await crawlState.latestRuns() };
-    },
-    async hasChunks() {
-      return (await pool.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM chunks) AS found')).rows[0]?.found === true;
-    },
+    stats: () => cached.lastKnown('stats', 'the size of the index', readStats),
+    hasChunks: () => cached.read('has-chunks', 'whether the index has passages', async () => (await pool.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM chunks) AS found')).rows[0]?.found === true),
     indexGeneration: () => lexical.generation(),
+    databaseHealth: () => watch.health(),
+
     frontierLeases: createFrontierLeases(pool),
     // A writer's last chunks are indexed before it lets go, so every reader sees every page it stored.
     async close() {

@@ -5,7 +5,7 @@ import { indexForm, queryTerms } from '../../lexical/analyze.js';
 import { documentFrequency, type ScoringIndex, scoreIndex } from '../lexical/bm25f.js';
 import { ScopedViews, scopeKey } from '../lexical/scoped-index.js';
 import { textHits } from '../lexical/text-hits.js';
-import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
+import { type ChunkRow, chunkOfRow } from '../chunk-rows.js';
 
 type Prepare = (sql: string) => Database.Statement;
 

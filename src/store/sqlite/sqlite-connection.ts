@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
-import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
+import { type ChunkRow, chunkOfRow } from '../chunk-rows.js';
 import type { Chunk, Page } from '../../core/types.js';
 import type { Store, StoredPage, StoreStats, UpsertOutcome } from '../store.js';
 import { createCatalogStore } from './catalog-store.js';

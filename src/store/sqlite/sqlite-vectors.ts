@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { alignedCopy, blobOf } from './blobs.js';
 import { StoreError } from '../../core/errors.js';
-import { type ChunkRow, chunkOfRow } from './chunk-rows.js';
+import { type ChunkRow, chunkOfRow } from '../chunk-rows.js';
 import { dot } from '../../core/vectors.js';
 import { hammingShortlist, signBits } from '../dense/binary-codes.js';
 import type { EmbeddingInfo, VectorHit, VectorRow, VectorStore } from '../vectors.js';

@@ -1,4 +1,4 @@
-import type { Chunk } from '../../core/types.js';
+import type { Chunk } from '../core/types.js';
 
 /** A chunk as the chunk queries select it (chunks joined with their page). */
 export interface ChunkRow {
