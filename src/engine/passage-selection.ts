@@ -11,7 +11,7 @@ import { createReranking, type Reranking } from './reranking.js';
 import { retrieve, type RetrievalOutcome, type RetrievalWiring } from './retrieval.js';
 import { passageTrimmer, selectionOptions } from './selection-options.js';
 
-/** Sources of an unscoped ranking re-ordered by their own statistics, at most: one extra retrieval each. */
+/** Sources of an unscoped ranking re-ordered by their own statistics, at most: one extra retrieval and one term-statistics read each. */
 const MAX_SOURCES_REORDERED = 8;
 
 export interface PassageRequest {

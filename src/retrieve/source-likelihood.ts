@@ -24,6 +24,9 @@ export function contentWords(question: string): string[] {
  * search selects a collection). A word's probability in a source is the share of its passages
  * that hold the word, with half a passage added so an absent word lowers a source's likelihood
  * without ruling it out. Sources are equally likely before the question; the result sums to 1.
+ * A source of very few passages is judged on little evidence: half a passage is a large share
+ * of it, so it is not pulled toward the whole index (smoothing toward the whole index's shares
+ * was measured and routed worse: the whole index is mostly the large libraries themselves).
  *
  * Whole-index statistics cannot tell this: a word common in one library ("test" in a test
  * framework's docs) is rare over the whole index, and a passage of another library that

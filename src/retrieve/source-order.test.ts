@@ -58,6 +58,33 @@ describe('orderWithinSources', () => {
     expect(names(ordered)).toEqual(['a1', 'a2', 'a3']);
   });
 
+  it("keeps a passage the whole index ranked but its library's own ranking did not, after that library's own list", async () => {
+    // a9 came from a round the scoped retrieval did not run (a follow-up query, say).
+    const global = [passage('a', 'a9', 0.9), passage('b', 'b1', 0.8), passage('a', 'a1', 0.7), passage('b', 'b2', 0.6)];
+    const own = new Map([
+      [1, [passage('a', 'a1')]],
+      [2, [passage('b', 'b1'), passage('b', 'b2')]],
+    ]);
+    const ordered = await orderWithinSources(global, options(own, stats({ 1: 40, 2: 0 })));
+    expect(names(ordered)).toEqual(['a1', 'a9', 'b1', 'b2']);
+  });
+
+  it("lists a passage once even when a library's own ranking repeats it", async () => {
+    const global = [passage('a', 'a1', 0.9), passage('b', 'b1', 0.8), passage('a', 'a2', 0.7)];
+    const own = new Map([
+      [1, [passage('a', 'a1'), passage('a', 'a1'), passage('a', 'a2')]],
+      [2, [passage('b', 'b1')]],
+    ]);
+    const ordered = await orderWithinSources(global, options(own, stats({ 1: 40, 2: 0 })));
+    expect(names(ordered)).toEqual(['a1', 'a2', 'b1']);
+  });
+
+  it('changes nothing when no source may be re-ordered (maxSources 0)', async () => {
+    const global = [passage('b', 'b1', 0.9), passage('a', 'a1', 0.8)];
+    const ordered = await orderWithinSources(global, { ...options(new Map(), stats({ 1: 40 })), maxSources: 0 });
+    expect(names(ordered)).toEqual(['b1', 'a1']);
+  });
+
   it('changes nothing when the ranking holds one source only, and retrieves nothing more', async () => {
     const global = [passage('a', 'a2', 0.9), passage('a', 'a1', 0.8)];
     let retrievals = 0;

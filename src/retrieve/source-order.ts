@@ -24,10 +24,12 @@ export interface SourceOrderOptions {
  * merged by how likely the question is about each source (`sourcePosteriors`): a passage at
  * rank r of a source of probability p stands at p / r. A question plainly about one library
  * gets that library's ranking, as if it were scoped to it, the others after; a question that
- * fits several interleaves their best passages. Passages of other sources (past `maxSources`,
- * or of no known source) keep their whole-index order, weighted as the least likely source
- * re-ordered. Each position keeps the whole-index score at that position, so scores still
- * fall along the list; a moved passage says so in its trace.
+ * fits several interleaves their best passages. A passage the whole index ranked and its
+ * library's own ranking did not comes after that library's own list, so none is lost.
+ * Passages of other sources (past `maxSources`, or of no known source) keep their whole-index
+ * order, weighted as the least likely source re-ordered. Each position keeps the whole-index
+ * score at that position, so scores still fall along the list; a moved passage says so in its
+ * trace.
  */
 export async function orderWithinSources(candidates: readonly Candidate[], options: SourceOrderOptions): Promise<Candidate[]> {
   const sources = candidates.map((candidate) => options.sourceOf(candidate));
@@ -35,6 +37,7 @@ export async function orderWithinSources(candidates: readonly Candidate[], optio
   for (const source of sources) if (source !== undefined) frequency.set(source, (frequency.get(source) ?? 0) + 1);
   if (frequency.size < 2) return [...candidates];
   const chosen = [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.maxSources).map(([source]) => source);
+  if (chosen.length === 0) return [...candidates];
   const asked = contentWords(options.question);
   const [own, stats] = await Promise.all([
     Promise.all(chosen.map(async (source) => [source, await options.retrieveWithin(source)] as const)),
@@ -42,8 +45,14 @@ export async function orderWithinSources(candidates: readonly Candidate[], optio
   ]);
   const posteriors = sourcePosteriors(options.question, new Map(stats));
   const others = candidates.filter((_candidate, index) => !chosen.includes(sources[index] as number));
+  // A passage the whole-index ranking found and its library's own ranking did not (a follow-up
+  // round found it, say) is kept, after that library's own list.
+  const ownOrMissed = (source: number, list: readonly Candidate[]) => {
+    const listed = new Set(list.map((candidate) => candidate.chunk.id));
+    return [...list, ...candidates.filter((candidate, index) => sources[index] === source && !listed.has(candidate.chunk.id))];
+  };
   const lists = [
-    ...own.map(([source, list]) => ({ weight: posteriors.get(source) ?? 0, list, detail: `its library's own ranking, which the question is about with probability ${(posteriors.get(source) ?? 0).toFixed(3)}` })),
+    ...own.map(([source, list]) => ({ weight: posteriors.get(source) ?? 0, list: ownOrMissed(source, list), detail: `its library's own ranking, which the question is about with probability ${(posteriors.get(source) ?? 0).toFixed(3)}` })),
     { weight: Math.min(...posteriors.values()), list: others, detail: 'the ranking over every library (its library was not re-ordered)' },
   ];
   const placed = lists

@@ -79,7 +79,11 @@ describe('BM25F over documentation fields', () => {
     expect(factor(PRIOR_HALF_LINKS, 0)).toBeCloseTo(2.5, 12);
     expect(factor(600, 0)).toBeGreaterThan(3.8);
     // Never decreasing, and bounded by 1 + the weights: the pruning bound holds.
-    for (let links = 0; links < 1000; links += 7) expect(factor(links + 7, 0)).toBeGreaterThan(factor(links, 0));
+    const withPages = linkPriorOf({ linkPrior: 3, pagePrior: 2 });
+    for (let links = 0; links < 1000; links += 7) {
+      expect(factor(links + 7, 0)).toBeGreaterThan(factor(links, 0));
+      expect(withPages(3, links + 7)).toBeGreaterThan(withPages(3, links));
+    }
     expect(linkPriorOf({ linkPrior: 3, pagePrior: 2 })(65_535, 65_535)).toBeLessThan(6);
   });
 

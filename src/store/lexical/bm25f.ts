@@ -97,8 +97,8 @@ function liveCount(segment: ScoringSegment, list: PostingList): number {
  * Scores documents for the query terms with BM25F (Robertson & Zaragoza): each field's count
  * is normalised by that field's length and weighted, the weighted sum saturates once per term,
  * and the IDF is the document's, whatever field matched. Statistics (document count, document
- * frequency, mean lengths, most links) are the index's over its live documents, so a document
- * scores the same whichever segment holds it. Returns the best `limit`, best first, ties broken
+ * frequency, mean lengths) are the index's over its live documents, so a document scores the
+ * same whichever segment holds it; the most links only bound the prior for pruning. Returns the best `limit`, best first, ties broken
  * by row id so the result never depends on how the documents are split into segments.
  * Both strategies return the same hits with the same scores: pruning only skips documents that
  * cannot enter the top `limit`.
