@@ -22,9 +22,9 @@ export interface ServeProcess {
  * address line (the one line serve prints there). Rejects when the process exits first, or
  * prints no address within `timeoutMs`.
  */
-export async function startServeProcess(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<ServeProcess> {
+export async function startServeProcess(args: readonly string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
   const timeoutMs = options.timeoutMs ?? 40_000;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.env === undefined ? {} : { env: options.env }) });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const output = { stdout: '', stderr: '' };
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));

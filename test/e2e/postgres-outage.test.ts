@@ -6,19 +6,18 @@
  * page changed and re-ingested meanwhile, without a restart.
  * The --db URL carries a password (trust authentication ignores it): no output shows it.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { type PostgresServer, postgresSkipReason, startPostgresServer } from '../../src/testing/postgres-server.js';
+import { startServeProcess } from '../../src/testing/serve-process.js';
 import { docsWorkspace } from '../../src/testing/workspace.js';
 
 const skip = postgresSkipReason();
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'Outage-Secret-7781';
 const GUIDE = (word: string) => `# Maintenance\n\n## Vacuum\n\nVACUUM reclaims storage held by dead rows; run it ${word}.\n\n## Analyze\n\nANALYZE collects statistics for the planner.\n`;
 
@@ -49,7 +48,7 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
   let docs: string;
   let serve: ChildProcessWithoutNullStreams | undefined;
   let exited: Promise<number | null> | undefined;
-  const output = { stdout: '', stderr: '' };
+  let output = { stdout: '', stderr: '' };
   const bodies: string[] = [];
 
   beforeAll(async () => {
@@ -67,25 +66,11 @@ describe.skipIf(skip !== undefined)(`a serve replica while PostgreSQL is down${s
   });
 
   const startServe = async (): Promise<string> => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/interfaces/cli/bin.ts', 'serve', '--port', '0', '--workers', '1', '--db', url], {
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, CITEDOCS_LOG: 'info,index=debug' },
-    });
-    serve = child;
-    exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-    return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address in 30 s: ${output.stderr}`)), 30_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        output.stdout += chunk.toString();
-        const match = /^(http:\/\/127\.0\.0\.1:\d+)\n/.exec(output.stdout);
-        if (match?.[1] !== undefined) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    const started = await startServeProcess(['--workers', '1', '--db', url], { env: { ...process.env, CITEDOCS_LOG: 'info,index=debug' }, timeoutMs: 30_000 });
+    serve = started.child;
+    exited = started.exited;
+    output = started.output;
+    return started.base;
   };
   const search = async (base: string) => {
     const response = await fetch(`${base}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'when to run vacuum', limit: 3 }) });
