@@ -135,6 +135,7 @@ function baseOptions(): HybridOptions {
     fusion: { method: 'rrf', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } },
     techniques: {
       prf: { enabled: false, weight: 0.5, feedbackDocs: 3, expansionTerms: 5 },
+      aliases: { enabled: false, weight: 1 },
       hyde: { enabled: false, weight: 0.8 },
       expansion: { enabled: false, weight: 0.7, variants: 2 },
       confidentMargin: 0,
@@ -242,6 +243,31 @@ describe('retrieveHybrid, pseudo-relevance feedback', () => {
     const options = baseOptions();
     options.techniques.prf.enabled = true;
     expect((await retrieveHybrid('kubernetes helm chart', { index: store }, options)).lists).toEqual(['bm25:original']);
+  });
+});
+
+describe('retrieveHybrid, aliases the docs define (a TextIndex double)', () => {
+  // The question says "legend"; one passage found says the docs call it the "key".
+  const defining = testChunk({ id: 'defining', text: 'The **set key** command enables a key (or legend) with a title for each plot.' });
+  const autotitle = testChunk({ id: 'autotitle', text: 'set key autotitle columnheader takes each title from the first row.' });
+  const hits = (query: TextQuery): TextHit[] => (/\bkey\b/.test(query.text) ? [{ chunk: autotitle, bm25: 9 }, { chunk: defining, bm25: 4 }] : [{ chunk: defining, bm25: 5 }]);
+
+  it("adds bm25:aliases, searching the question with the docs' own name, which finds what only that name matches", async () => {
+    const options = baseOptions();
+    options.techniques = { ...options.techniques, aliases: { enabled: true, weight: 1 } };
+    const index = createTextIndexDouble({ hits });
+    const result = await retrieveHybrid('first row as the legend titles', { index }, options);
+    expect(result.lists).toEqual(['bm25:original', 'bm25:aliases']);
+    expect(index.searches.map((query) => query.text)).toEqual(['first row as the legend titles', 'first row as the legend titles key']);
+    expect(ids(result.candidates)).toContain('autotitle');
+  });
+
+  it('adds no list when the passages found define no other name for a word of the question, or when turned off', async () => {
+    const index = createTextIndexDouble({ hits: [{ chunk: autotitle, bm25: 5 }] });
+    const options = baseOptions();
+    options.techniques = { ...options.techniques, aliases: { enabled: true, weight: 1 } };
+    expect((await retrieveHybrid('first row as the legend titles', { index }, options)).lists).toEqual(['bm25:original']);
+    expect((await retrieveHybrid('first row as the legend titles', { index: createTextIndexDouble({ hits }) }, baseOptions())).lists).toEqual(['bm25:original']);
   });
 });
 

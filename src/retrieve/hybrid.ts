@@ -7,11 +7,13 @@ import type { Llm } from '../llm/llm.js';
 import type { VectorHit, VectorSearch } from '../store/vectors.js';
 import { unsupportedTerms } from './follow-up.js';
 import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
+import { definedAliases } from './aliases.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
 
 export interface TechniqueSettings {
   prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
+  aliases: { enabled: boolean; weight: number };
   hyde: { enabled: boolean; weight: number };
   expansion: { enabled: boolean; weight: number; variants: number };
   /** Skip every expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
@@ -87,6 +89,10 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
           return extra.length === 0 ? [] : [(await bm25List('prf', techniques.prf.weight, `${keywords(question).join(' ')} ${extra.join(' ')}`)).list];
         },
       });
+    }
+    if (techniques.aliases.enabled && original.hits.length > 0) {
+      const aliases = definedAliases(question, original.hits.map((hit) => hit.chunk.text));
+      if (aliases.length > 0) pending.push({ name: 'aliases the docs define', run: async () => [(await bm25List('aliases', techniques.aliases.weight, `${question} ${aliases.join(' ')}`)).list] });
     }
     const llm = sources.llm;
     if (llm !== undefined && techniques.hyde.enabled && dense !== undefined) {
