@@ -30,7 +30,9 @@ describe('citedocs --embedder (OpenAI-compatible embedder on a fake OpenAI-compa
     const search = await cli(['search', 'keep the answer inside a token budget', '--db', db, '--json', '--explain']);
     expect(search.code).toBe(0);
     const json = JSON.parse(search.stdout) as { results: { url: string }[]; retrieval: { embedder?: string; lists: string[] } };
-    expect(json.retrieval).toEqual({ embedder: 'openai:fake-embed', lists: ['bm25:original', 'dense:original'] });
+    // The question's own lists come first; techniques may add more, depending on what the docs folder says.
+    expect(json.retrieval.embedder).toBe('openai:fake-embed');
+    expect(json.retrieval.lists.slice(0, 2)).toEqual(['bm25:original', 'dense:original']);
     expect(json.results.length).toBeGreaterThan(0);
     expect(server.requests.every((request) => request.headers['authorization'] === 'Bearer sk-local')).toBe(true);
   });
