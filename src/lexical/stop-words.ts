@@ -6,7 +6,7 @@
 const STOP_WORDS = new Set(
   `a about an and any are as at be been but by can could did do does doing for from had has have how i if in into is it
   its me my of on or our should so than that the their them then there these this those to was we were what when where
-  which who why will with would you your use using used want need way get make possible please example`
+  which who why will with would you your use using used want need way get make possible please example not`
     .split(/\s+/)
     .filter(Boolean),
 );
