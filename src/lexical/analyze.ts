@@ -110,6 +110,11 @@ const QUOTED = /`([^`]+)`|'([^'\n]+)'|"([^"\n]+)"/g;
 /** A quoted span that names an API the docs may define: dotted, or called. */
 const API_LIKE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
 
+/** A question without its backticked or quoted spans (the asker's own names and values), each replaced by a line break; contractions written out. */
+export function unquotedText(question: string): string {
+  return expandContractions(question).replace(QUOTED, '\n');
+}
+
 /**
  * The terms of a question, each once with its weight: its words without stop-words and
  * question boilerplate ("how do I"), compound words split, dotted names whole. Words inside

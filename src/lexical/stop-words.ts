@@ -15,3 +15,14 @@ const STOP_WORDS = new Set(
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
+
+/**
+ * Words of quantity: they count or pick things and never name one. Neither another name for a
+ * thing ("one (or more) files") nor half of a compound name ("find all files" is not `findall`).
+ */
+const QUANTITIES = new Set(['one', 'two', 'three', 'more', 'less', 'fewer', 'all', 'none', 'some', 'each', 'every', 'both', 'either', 'neither', 'other', 'others', 'several', 'many']);
+
+/** Whether a lower-cased word is a word of quantity. */
+export function isQuantityWord(word: string): boolean {
+  return QUANTITIES.has(word);
+}

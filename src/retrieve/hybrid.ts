@@ -8,12 +8,14 @@ import type { VectorHit, VectorSearch } from '../store/vectors.js';
 import { unsupportedTerms } from './follow-up.js';
 import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
 import { definedAliases } from './aliases.js';
+import { joinedPairs } from './compounds.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
 
 export interface TechniqueSettings {
   prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
   aliases: { enabled: boolean; weight: number };
+  compounds: { enabled: boolean; weight: number };
   hyde: { enabled: boolean; weight: number };
   expansion: { enabled: boolean; weight: number; variants: number };
   /** Skip every expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
@@ -93,6 +95,19 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
     if (techniques.aliases.enabled && original.hits.length > 0) {
       const aliases = definedAliases(question, original.hits.map((hit) => hit.chunk.text));
       if (aliases.length > 0) pending.push({ name: 'aliases the docs define', run: async () => [(await bm25List('aliases', techniques.aliases.weight, `${question} ${aliases.join(' ')}`)).list] });
+    }
+    if (techniques.compounds.enabled) {
+      const pairs = joinedPairs(question);
+      if (pairs.length > 0) {
+        pending.push({
+          name: 'neighbouring words written as one',
+          run: async () => {
+            const { documentFrequency } = await sources.index.termStats(pairs);
+            const held = pairs.filter((word) => (documentFrequency.get(word) ?? 0) > 0);
+            return held.length === 0 ? [] : [(await bm25List('compounds', techniques.compounds.weight, `${question} ${held.join(' ')}`)).list];
+          },
+        });
+      }
     }
     const llm = sources.llm;
     if (llm !== undefined && techniques.hyde.enabled && dense !== undefined) {
