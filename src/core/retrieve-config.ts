@@ -81,6 +81,11 @@ export const retrieveConfigSchema = z
         confidentMargin: z.number().min(0).max(1).default(0.5),
       })
       .prefault({}),
+    /**
+     * Lift a prose section that links to two or more of the passages found, on other pages, to
+     * just below the best of them: a tutorial's section on a task, not only the entries it names.
+     */
+    guides: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
     followUp: z
       .strictObject({
         /** A second round for the parts of the question the top candidates do not cover. */

@@ -142,6 +142,7 @@ function baseOptions(): HybridOptions {
       confidentMargin: 0,
     },
     followUp: { enabled: false, maxQueries: 2, weight: 0.6, inspect: 3 },
+    guides: { enabled: false },
     dense: { coarseK: 100 },
   };
 }

@@ -9,6 +9,7 @@ import { unsupportedTerms } from './follow-up.js';
 import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
 import { definedAliases } from './aliases.js';
 import { joinedPairs } from './compounds.js';
+import { liftGuideSections } from './guide-sections.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
 
@@ -28,6 +29,8 @@ export interface HybridOptions {
   fusion: FusionOptions;
   techniques: TechniqueSettings;
   followUp: { enabled: boolean; maxQueries: number; weight: number; inspect: number };
+  /** Lift prose sections that link to several of the passages found (`liftGuideSections`). */
+  guides: { enabled: boolean };
   dense: Pick<VectorSearch, 'coarseK'>;
   abortSignal?: AbortSignal;
 }
@@ -155,8 +158,9 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
       candidates = fuseLists(lists, options.fusion);
     }
   }
-  logger('retrieve').info({ lists: lists.length, candidates: Math.min(candidates.length, options.topK), confident, ms: elapsedMs(started) }, 'candidates retrieved');
-  return { candidates: candidates.slice(0, options.topK), lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
+  const top = candidates.slice(0, options.topK);
+  logger('retrieve').info({ lists: lists.length, candidates: top.length, confident, ms: elapsedMs(started) }, 'candidates retrieved');
+  return { candidates: options.guides.enabled ? liftGuideSections(top) : top, lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
 }
 
 /** Runs the techniques side by side; a failure is reported and costs only its own lists. */
