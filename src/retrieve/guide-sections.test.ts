@@ -43,4 +43,12 @@ describe('liftGuideSections', () => {
       expect(result.at(-1)).toBe(notAGuide);
     }
   });
+
+  it("counts the links of all the section's passages found (a long section is cut into several), but not those of a passage that is mostly links", () => {
+    const prose = guide(`You must open the remote file first with [sftp_open()](${API}#ga1), as you would a local one.`);
+    const example = candidate({ url: TUTORIAL, anchor: 'sftp_write', headingPath: ['Copying a file to the remote computer'], text: `\`\`\`c\nsftp_write(file, buffer, length);\n\`\`\`\n\nSee [sftp_write()](${API}#ga2) for the return values it may give.`, score: 0.05 });
+    expect(order(liftGuideSections([open, write, error, prose, example]).slice(0, 2))).toEqual(['ga1', 'guide']);
+    const seeAlso = candidate({ url: TUTORIAL, anchor: 'sftp_write', headingPath: ['Copying a file to the remote computer'], text: `See also: [sftp_write()](${API}#ga2), [sftp_close()](${API}#ga4), [sftp_read()](${API}#ga5)`, score: 0.05 });
+    expect(liftGuideSections([open, write, error, prose, seeAlso]).at(-2)).toBe(prose);
+  });
 });

@@ -13,8 +13,9 @@ const ADDRESSES_READER = /\b(?:you|your|we|let's|let’s)\b/i;
 
 /**
  * Lifts guide sections: prose that speaks to its reader (a tutorial or how-to, in the sense of
- * Diátaxis: "you open the file…") under a heading that names no API, linking to two or more of
- * the passages found on other pages. Such a section is where the docs show how those entries
+ * Diátaxis: "you open the file…") under a heading that names no API, whose section links to two
+ * or more of the passages found on other pages (the links of all its passages found count: a
+ * long section is cut into several). Such a section is where the docs show how those entries
  * are used together (a tutorial's "Authenticating the server" linking to
  * `ssh_session_is_known_server()` and `ssh_get_pubkey_hash()`), which a task question asks
  * for, yet it scores below them: the entries repeat the question's words in their names and
@@ -33,15 +34,16 @@ export function liftGuideSections(candidates: readonly Candidate[]): Candidate[]
     const key = `${pageUrl}#${anchor}`;
     best.set(key, Math.max(best.get(key) ?? Number.NEGATIVE_INFINITY, candidate.scores.fused));
   }
+  const links = sectionLinks(candidates);
   const lifted = new Set<Candidate>();
   const rescored = candidates.map((candidate) => {
     const { chunk } = candidate;
-    if (definedNames(chunk).length > 0 || linkWordShare(chunk.text) > MAX_LINK_WORDS || !ADDRESSES_READER.test(chunk.text)) return candidate;
-    const links = anchorLinksOf(chunk);
-    const linked = links.filter((target) => best.has(target) && pageOf(target) !== chunk.pageUrl);
+    if (definedNames(chunk).length > 0 || isMostlyLinks(chunk.text) || !ADDRESSES_READER.test(chunk.text)) return candidate;
+    const ofSection = links.get(sectionOf(chunk)) ?? [];
+    const linked = ofSection.filter((target) => best.has(target) && pageOf(target) !== chunk.pageUrl);
     if (linked.length < MIN_LINKED) return candidate;
     const scores = linked.map((target) => best.get(target) as number);
-    const gain = scores.reduce((sum, score) => sum + score, 0) / Math.sqrt(links.length);
+    const gain = scores.reduce((sum, score) => sum + score, 0) / Math.sqrt(ofSection.length);
     const score = Math.min(candidate.scores.fused + gain, Math.max(...scores) * BELOW_BEST);
     if (score <= candidate.scores.fused) return candidate;
     const detail = `a guide to ${linked.length} passages found on other pages (${linked.slice(0, 3).join(', ')}${linked.length > 3 ? ', …' : ''}), lifted from ${candidate.scores.fused.toFixed(4)}`;
@@ -58,13 +60,33 @@ export function liftGuideSections(candidates: readonly Candidate[]): Candidate[]
   });
 }
 
-/** The share of a passage's words that sit in link texts. */
-function linkWordShare(text: string): number {
+/**
+ * The anchors each section links to, from all its passages found (a long section is cut into
+ * several: its prose, its example, its links), except passages that are mostly links.
+ */
+function sectionLinks(candidates: readonly Candidate[]): Map<string, string[]> {
+  const links = new Map<string, Set<string>>();
+  for (const { chunk } of candidates) {
+    if (isMostlyLinks(chunk.text)) continue;
+    const section = sectionOf(chunk);
+    const targets = links.get(section) ?? new Set<string>();
+    for (const target of anchorLinksOf(chunk)) targets.add(target);
+    links.set(section, targets);
+  }
+  return new Map([...links].map(([section, targets]) => [section, [...targets]]));
+}
+
+function sectionOf(chunk: Candidate['chunk']): string {
+  return `${chunk.pageUrl}#${chunk.anchor ?? ''}`;
+}
+
+/** Whether more than MAX_LINK_WORDS of a passage's words sit in link texts. */
+function isMostlyLinks(text: string): boolean {
   const all = countWords(text.replace(MARKDOWN_LINK, (_whole, linkText: string) => ` ${linkText} `));
-  if (all === 0) return 0;
+  if (all === 0) return false;
   let linked = 0;
   for (const match of text.matchAll(MARKDOWN_LINK)) linked += countWords(match[1] as string);
-  return linked / all;
+  return linked / all > MAX_LINK_WORDS;
 }
 
 function countWords(text: string): number {
