@@ -4,8 +4,12 @@ import { createMarkdownConverter } from './markdown-converter.js';
 const convert = createMarkdownConverter();
 
 describe('createMarkdownConverter blocks', () => {
-  it('writes ATX headings, - bullets, * emphasis and ** strong', () => {
-    expect(convert('<h2>Options</h2><ul><li>one <em>two</em></li><li><strong>three</strong></li></ul>')).toBe('## Options\n\n- one *two*\n- **three**');
+  it('writes ATX headings, - bullets, * emphasis, ** strong and * * * rules', () => {
+    expect(convert('<h2>Options</h2><ul><li>one <em>two</em></li><li><strong>three</strong></li></ul><hr><p>end</p>')).toBe('## Options\n\n-   one *two*\n-   **three**\n\n* * *\n\nend');
+  });
+
+  it('escapes underscores in text as turndown did, but not in code', () => {
+    expect(convert('<p>preexec_fn and <code>close_fds</code></p>')).toBe('preexec\\_fn and `close_fds`');
   });
 
   it('keeps a definition list as blocks (term, then description), not a bullet list', () => {
@@ -61,6 +65,10 @@ describe('createMarkdownConverter code blocks', () => {
 });
 
 describe('createMarkdownConverter tables', () => {
+  it('writes rows as they are, not padded to the column count, and empty cells empty', () => {
+    expect(convert('<table><tr><th colspan="2">Head</th></tr><tr><td>a</td><td></td></tr></table>')).toBe('| Head |\n| --- | --- |\n| a |  |');
+  });
+
   it('makes the first row the header even without th, one line per row, pipes escaped', () => {
     expect(convert('<table><tr><td>Key</td><td>Value</td></tr><tr><td>a|b</td><td><p>one</p><p>two</p></td></tr></table>')).toBe('| Key | Value |\n| --- | --- |\n| a\\|b | one two |');
   });

@@ -1,7 +1,7 @@
 import type { Element, Root } from 'hast';
 import { fromParse5 } from 'hast-util-from-parse5';
 import { defaultHandlers, type Handle, type State, toMdast } from 'hast-util-to-mdast';
-import type { Code, Nodes as MdastNodes, Text } from 'mdast';
+import type { Code, Nodes as MdastNodes, Table, Text } from 'mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { defaultHandlers as markdownHandlers, toMarkdown } from 'mdast-util-to-markdown';
 import { parseFragment } from 'parse5';
@@ -44,10 +44,15 @@ export function createMarkdownConverter(): (html: string) => string {
       emphasis: '*',
       strong: '*',
       fences: true,
-      listItemIndent: 'one',
-      rule: '-',
+      // Turndown's list and rule layout, which chunk sizes and retrieval were tuned with.
+      listItemIndent: 'tab',
+      rule: '*',
+      ruleSpaces: true,
       // A line break as two trailing spaces, not a backslash in the passage's text.
-      handlers: { break: (...args) => markdownHandlers.break(...args).replace('\\\n', '  \n') },
+      handlers: {
+        break: (...args) => markdownHandlers.break(...args).replace('\\\n', '  \n'),
+        text: (...args) => markdownHandlers.text(...args).replace(/(?<!\\)_/g, '\\_'),
+      },
       // GFM tables only: the autolink-literal rules would escape every URL and `www.` in text.
       extensions: [tables],
     }).trim();
@@ -55,19 +60,23 @@ export function createMarkdownConverter(): (html: string) => string {
 }
 
 /**
- * GFM tables without padding (a long table padded to its widest cell costs tokens in every
- * row), with `| --- |` delimiters as readers expect rather than the bare `| - |` that writes.
+ * GFM tables written as before (rows as they are, not padded to the widest cell or to the
+ * column count, which costs tokens in every row of a long table; `| --- |` delimiters), with
+ * mdast-util-gfm-table's cell writer, which escapes pipes and keeps each cell on one line.
  */
-const gfmTables = gfmTableToMarkdown({ tablePipeAlign: false });
+const gfmTables = gfmTableToMarkdown();
 const tables: typeof gfmTables = {
   ...gfmTables,
   handlers: {
     ...gfmTables.handlers,
-    table: (...args) => {
-      // Every cell is one line (breaks in cells become spaces), so the second line is the delimiter row.
-      const lines = (gfmTables.handlers?.table?.(...args) ?? '').split('\n');
-      if (lines[1] !== undefined) lines[1] = lines[1].replace(/-+/g, '---');
-      return lines.join('\n');
+    table: (node: Table, _parent, state, info) => {
+      const writeCell = gfmTables.handlers?.tableCell;
+      if (writeCell === undefined) throw new Error('mdast-util-gfm-table has no tableCell writer');
+      const exit = state.enter('table');
+      const rows = node.children.map((row) => `|${row.children.map((cell) => ` ${writeCell(cell, row, state, info).trim()} |`).join('')}`);
+      exit();
+      const columns = Math.max(1, ...node.children.map((row) => row.children.length));
+      return [rows[0], `|${' --- |'.repeat(columns)}`, ...rows.slice(1)].join('\n');
     },
   },
 };
