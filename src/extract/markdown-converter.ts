@@ -12,7 +12,9 @@ import { table } from './markdown-tables.js';
  * HTML → Markdown through syntax trees: parse5 → hast → mdast → Markdown (the unified
  * utilities, with GFM for tables). ATX headings, fenced code with its language, `-` bullets,
  * `*` emphasis, GFM tables, images as their alt text. Stateless: one converter serves every page.
- * Tables use our own linear-time handler (see markdown-tables.ts).
+ * Tables use our own linear-time handler (see markdown-tables.ts). Where chunk sizes and index
+ * terms depend on it, the text is laid out as turndown (the converter before) laid it out:
+ * chunking and ranking were tuned on that, and the retrieval figures hold only with it.
  */
 export function createMarkdownConverter(): (html: string) => string {
   const handlers: Record<string, Handle> = {
@@ -48,9 +50,12 @@ export function createMarkdownConverter(): (html: string) => string {
       listItemIndent: 'tab',
       rule: '*',
       ruleSpaces: true,
-      // A line break as two trailing spaces, not a backslash in the passage's text.
       handlers: {
+        // A line break as two trailing spaces, not a backslash in the passage's text.
         break: (...args) => markdownHandlers.break(...args).replace('\\\n', '  \n'),
+        // Every underscore in text escaped, as turndown did (`preexec\_fn`; code keeps its own):
+        // written bare, identifiers in prose become compound index terms and cost fewer tokens,
+        // which moved BM25 lengths and chunk boundaries enough to lose questions (python, gnuplot).
         text: (...args) => markdownHandlers.text(...args).replace(/(?<!\\)_/g, '\\_'),
       },
       // GFM tables only: the autolink-literal rules would escape every URL and `www.` in text.
