@@ -66,6 +66,11 @@ export const retrieveConfigSchema = z
          * the docs' own word counts as much as the question's (0.5 changed no result on the four sets).
          */
         aliases: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(1) }).prefault({}),
+        /**
+         * Two neighbouring words of the question also searched as the one word the docs write
+         * ("config file" → `configfile`), when the index holds that word (no LLM needed).
+         */
+        compounds: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(1) }).prefault({}),
         /** HyDE: an LLM-written hypothetical passage, searched in the dense index (needs an LLM and an embedder). */
         hyde: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.8) }).prefault({}),
         /** LLM-written query variants: keywords to BM25, paraphrases to the dense index (needs an LLM). */
@@ -76,6 +81,11 @@ export const retrieveConfigSchema = z
         confidentMargin: z.number().min(0).max(1).default(0.5),
       })
       .prefault({}),
+    /**
+     * Lift a prose section that links to two or more of the passages found, on other pages, to
+     * just below the best of them: a tutorial's section on a task, not only the entries it names.
+     */
+    guides: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
     followUp: z
       .strictObject({
         /** A second round for the parts of the question the top candidates do not cover. */

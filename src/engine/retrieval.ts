@@ -79,6 +79,7 @@ export async function retrieve(question: string, topK: number, wiring: Retrieval
       },
       techniques: retrieveConfig.techniques,
       followUp: retrieveConfig.followUp,
+      guides: retrieveConfig.guides,
       dense: retrieveConfig.dense,
       ...(abortSignal === undefined ? {} : { abortSignal }),
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStopWord } from './stop-words.js';
-import { codeTerms, dottedTerms, indexForm, queryTerms, wordTerms } from './analyze.js';
+import { codeTerms, dottedTerms, expandContractions, indexForm, queryTerms, wordTerms } from './analyze.js';
 
 const terms = (text: string, quotedWeight = 1) => Object.fromEntries(queryTerms(text, isStopWord, quotedWeight).map(({ term, weight }) => [term, weight]));
 
@@ -47,5 +47,17 @@ describe('lexical analysis', () => {
 
   it('never drops a quoted single word as a stop-word: it is a name', () => {
     expect(terms('what does the "it" fixture do', 0.25)).toMatchObject({ it: 0.25, fixtur: 1 });
+  });
+
+  it('writes contractions out, so the pieces an apostrophe leaves ("don", "t", "s") are never searched for', () => {
+    expect(expandContractions("don't doesn't can't won't")).toBe('do not does not can not will not');
+    expect(expandContractions("the server's key, it's here, we'll see, they've gone, I'm in, you'd know")).toBe('the server key, it here, we will see, they have gone, I am in, you would know');
+    expect(expandContractions('it\u2019s the server\u2019s key')).toBe('it the server key');
+    expect(Object.keys(terms("don't run this test when on windows"))).toEqual(['run', 'test', 'window']);
+    expect(Object.keys(terms("what's yesterday's date"))).toEqual(['yesterdai', 'date']);
+  });
+
+  it("does not take a contraction's apostrophe for the start of a quoted span", () => {
+    expect(terms("why doesn't 'my_value' change", 0.25)).toEqual({ my_value: 0.25, chang: 1 });
   });
 });

@@ -83,6 +83,22 @@ export function indexForm(word: string): string {
   return terms.length === 1 ? (terms[0] as string) : word.toLowerCase();
 }
 
+/** Contractions whose stem is not the word before the apostrophe. */
+const IRREGULAR_NEGATIONS: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
+/** The words a clitic stands for: `'s` is a possessive or "is", neither a term worth searching. */
+const CLITICS: Readonly<Record<string, string>> = { s: '', re: ' are', ve: ' have', ll: ' will', d: ' would', m: ' am' };
+
+/**
+ * A question's contractions written out ("don't" → "do not", "server's" → "server", "it's" →
+ * "it"), so that the pieces an apostrophe leaves ("don", "t", "s") are not searched for as
+ * words, and an apostrophe inside a word is not taken for the start of a quoted span.
+ */
+export function expandContractions(text: string): string {
+  return text
+    .replace(/(\p{L}+)n['’]t\b/giu, (_whole, base: string) => `${IRREGULAR_NEGATIONS[base.toLowerCase()] ?? base} not`)
+    .replace(/(\p{L})['’](s|re|ve|ll|d|m)\b/giu, (_whole, letter: string, clitic: string) => `${letter}${CLITICS[clitic.toLowerCase()] ?? ''}`);
+}
+
 /** A query term and how much it counts (1: a word of the question itself). */
 export interface QueryTerm {
   term: string;
@@ -93,6 +109,11 @@ export interface QueryTerm {
 const QUOTED = /`([^`]+)`|'([^'\n]+)'|"([^"\n]+)"/g;
 /** A quoted span that names an API the docs may define: dotted, or called. */
 const API_LIKE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
+
+/** A question without its backticked or quoted spans (the asker's own names and values), each replaced by a line break; contractions written out. */
+export function unquotedText(question: string): string {
+  return expandContractions(question).replace(QUOTED, '\n');
+}
 
 /**
  * The terms of a question, each once with its weight: its words without stop-words and
@@ -105,7 +126,7 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
   const weights = new Map<string, number>();
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   const all: string[] = [];
-  const plain = text.replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
+  const plain = expandContractions(text).replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
     const span = (groups[0] ?? groups[1] ?? groups[2] ?? '').trim();
     if (API_LIKE.test(span) && (/[.:]/.test(span) || span.endsWith('()'))) return ` ${span} `;
     const words = [...span.matchAll(WORD)];

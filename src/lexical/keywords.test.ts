@@ -17,4 +17,8 @@ describe('keywords', () => {
   it('still searches when every word is common', () => {
     expect(keywords('how to use it')).toEqual(['how', 'to', 'use', 'it']);
   });
+
+  it('writes contractions out instead of keeping their pieces', () => {
+    expect(keywords("print() output doesn't show up")).toEqual(['print', 'output', 'show', 'up']);
+  });
 });

@@ -6,7 +6,7 @@
 const STOP_WORDS = new Set(
   `a about an and any are as at be been but by can could did do does doing for from had has have how i if in into is it
   its me my of on or our should so than that the their them then there these this those to was we were what when where
-  which who why will with would you your use using used want need way get make possible please example`
+  which who why will with would you your use using used want need way get make possible please example not`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -14,4 +14,15 @@ const STOP_WORDS = new Set(
 /** Whether a lower-cased word is a stop-word (or question boilerplate). */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
+}
+
+/**
+ * Words of quantity: they count or pick things and never name one. Neither another name for a
+ * thing ("one (or more) files") nor half of a compound name ("find all files" is not `findall`).
+ */
+const QUANTITIES = new Set(['one', 'two', 'three', 'more', 'less', 'fewer', 'all', 'none', 'some', 'each', 'every', 'both', 'either', 'neither', 'other', 'others', 'several', 'many']);
+
+/** Whether a lower-cased word is a word of quantity. */
+export function isQuantityWord(word: string): boolean {
+  return QUANTITIES.has(word);
 }

@@ -1,5 +1,5 @@
 import { indexForm, words } from '../lexical/analyze.js';
-import { isStopWord } from '../lexical/stop-words.js';
+import { isQuantityWord, isStopWord } from '../lexical/stop-words.js';
 
 /**
  * Names the docs themselves give as another name for a word of the question, read from the
@@ -67,12 +67,10 @@ function expansionOf(before: string, short: string): string | undefined {
   return undefined;
 }
 
-/** Words of quantity, never another name for a thing: "one (or more) files". */
-const QUANTITIES = new Set(['one', 'two', 'three', 'more', 'less', 'fewer', 'all', 'none', 'some', 'each', 'both', 'either', 'neither', 'other', 'others', 'several', 'many']);
 
 /** Words that name something, lower-cased: no stop-words, quantities, numbers or words of one or two letters. */
 function plainWords(text: string): string[] {
-  return words(text.toLowerCase()).filter((word) => word.length > 2 && !/^\d+$/.test(word) && !isStopWord(word) && !QUANTITIES.has(word));
+  return words(text.toLowerCase()).filter((word) => word.length > 2 && !/^\d+$/.test(word) && !isStopWord(word) && !isQuantityWord(word));
 }
 
 /** The same words in the index's form, to compare them as the index does ("legends" is "legend"). */

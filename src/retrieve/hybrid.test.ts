@@ -136,11 +136,13 @@ function baseOptions(): HybridOptions {
     techniques: {
       prf: { enabled: false, weight: 0.5, feedbackDocs: 3, expansionTerms: 5 },
       aliases: { enabled: false, weight: 1 },
+      compounds: { enabled: false, weight: 1 },
       hyde: { enabled: false, weight: 0.8 },
       expansion: { enabled: false, weight: 0.7, variants: 2 },
       confidentMargin: 0,
     },
     followUp: { enabled: false, maxQueries: 2, weight: 0.6, inspect: 3 },
+    guides: { enabled: false },
     dense: { coarseK: 100 },
   };
 }
@@ -268,6 +270,35 @@ describe('retrieveHybrid, aliases the docs define (a TextIndex double)', () => {
     options.techniques = { ...options.techniques, aliases: { enabled: true, weight: 1 } };
     expect((await retrieveHybrid('first row as the legend titles', { index }, options)).lists).toEqual(['bm25:original']);
     expect((await retrieveHybrid('first row as the legend titles', { index: createTextIndexDouble({ hits }) }, baseOptions())).lists).toEqual(['bm25:original']);
+  });
+});
+
+describe('retrieveHybrid, neighbouring words written as one (a TextIndex double)', () => {
+  // The question says "config file"; the docs write `configfile`, which only the joined word finds.
+  const rootdir = testChunk({ id: 'rootdir', text: 'Initialization: determining rootdir and configfile' });
+  const rootpath = testChunk({ id: 'rootpath', text: 'Config.rootpath: the path to the rootdir, a config attribute' });
+  const hits = (query: TextQuery): TextHit[] => (/\bconfigfile\b/.test(query.text) ? [{ chunk: rootdir, bm25: 9 }, { chunk: rootpath, bm25: 3 }] : [{ chunk: rootpath, bm25: 5 }]);
+
+  it('adds bm25:compounds, searching the question with the joined word, when the index holds that word', async () => {
+    const options = baseOptions();
+    options.techniques = { ...options.techniques, compounds: { enabled: true, weight: 1 } };
+    const index = createTextIndexDouble({ hits, documentFrequency: { configfile: 3 } });
+    const result = await retrieveHybrid('how does pytest find the rootdir and config file', { index }, options);
+    expect(result.lists).toEqual(['bm25:original', 'bm25:compounds']);
+    expect(index.termStatsCalls).toEqual([['pytestfind', 'configfile']]);
+    expect(index.searches.map((query) => query.text)).toEqual(['how does pytest find the rootdir and config file', 'how does pytest find the rootdir and config file configfile']);
+    expect(ids(result.candidates)).toContain('rootdir');
+  });
+
+  it('adds no list when the index holds no joined word, or when turned off', async () => {
+    const options = baseOptions();
+    options.techniques = { ...options.techniques, compounds: { enabled: true, weight: 1 } };
+    const index = createTextIndexDouble({ hits });
+    expect((await retrieveHybrid('how does pytest find the rootdir and config file', { index }, options)).lists).toEqual(['bm25:original']);
+    expect(index.searches).toHaveLength(1);
+    const off = createTextIndexDouble({ hits, documentFrequency: { configfile: 3 } });
+    expect((await retrieveHybrid('how does pytest find the rootdir and config file', { index: off }, baseOptions())).lists).toEqual(['bm25:original']);
+    expect(off.termStatsCalls).toEqual([]);
   });
 });
 

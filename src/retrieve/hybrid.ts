@@ -8,12 +8,15 @@ import type { VectorHit, VectorSearch } from '../store/vectors.js';
 import { unsupportedTerms } from './follow-up.js';
 import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
 import { definedAliases } from './aliases.js';
+import { joinedPairs } from './compounds.js';
+import { liftGuideSections } from './guide-sections.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
 
 export interface TechniqueSettings {
   prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
   aliases: { enabled: boolean; weight: number };
+  compounds: { enabled: boolean; weight: number };
   hyde: { enabled: boolean; weight: number };
   expansion: { enabled: boolean; weight: number; variants: number };
   /** Skip every expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
@@ -26,6 +29,8 @@ export interface HybridOptions {
   fusion: FusionOptions;
   techniques: TechniqueSettings;
   followUp: { enabled: boolean; maxQueries: number; weight: number; inspect: number };
+  /** Lift prose sections that link to several of the passages found (`liftGuideSections`). */
+  guides: { enabled: boolean };
   dense: Pick<VectorSearch, 'coarseK'>;
   abortSignal?: AbortSignal;
 }
@@ -94,6 +99,19 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
       const aliases = definedAliases(question, original.hits.map((hit) => hit.chunk.text));
       if (aliases.length > 0) pending.push({ name: 'aliases the docs define', run: async () => [(await bm25List('aliases', techniques.aliases.weight, `${question} ${aliases.join(' ')}`)).list] });
     }
+    if (techniques.compounds.enabled) {
+      const pairs = joinedPairs(question);
+      if (pairs.length > 0) {
+        pending.push({
+          name: 'neighbouring words written as one',
+          run: async () => {
+            const { documentFrequency } = await sources.index.termStats(pairs);
+            const held = pairs.filter((word) => (documentFrequency.get(word) ?? 0) > 0);
+            return held.length === 0 ? [] : [(await bm25List('compounds', techniques.compounds.weight, `${question} ${held.join(' ')}`)).list];
+          },
+        });
+      }
+    }
     const llm = sources.llm;
     if (llm !== undefined && techniques.hyde.enabled && dense !== undefined) {
       pending.push({ name: 'HyDE', run: async () => [await denseList('hyde', techniques.hyde.weight, await hypotheticalPassage(llm, question, signal), 'passage')] });
@@ -140,8 +158,9 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
       candidates = fuseLists(lists, options.fusion);
     }
   }
-  logger('retrieve').info({ lists: lists.length, candidates: Math.min(candidates.length, options.topK), confident, ms: elapsedMs(started) }, 'candidates retrieved');
-  return { candidates: candidates.slice(0, options.topK), lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
+  const top = candidates.slice(0, options.topK);
+  logger('retrieve').info({ lists: lists.length, candidates: top.length, confident, ms: elapsedMs(started) }, 'candidates retrieved');
+  return { candidates: options.guides.enabled ? liftGuideSections(top) : top, lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
 }
 
 /** Runs the techniques side by side; a failure is reported and costs only its own lists. */

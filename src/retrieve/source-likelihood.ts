@@ -1,5 +1,5 @@
 import type { TermStats } from '../core/types.js';
-import { wordParts, words } from '../lexical/analyze.js';
+import { expandContractions, wordParts, words } from '../lexical/analyze.js';
 import { isStopWord } from '../lexical/stop-words.js';
 
 /**
@@ -9,7 +9,7 @@ import { isStopWord } from '../lexical/stop-words.js';
  */
 export function contentWords(question: string): string[] {
   const found = new Set<string>();
-  for (const word of words(question)) {
+  for (const word of words(expandContractions(question))) {
     for (const part of [word, ...wordParts(word)]) {
       const lower = part.toLowerCase();
       if (!isStopWord(lower)) found.add(lower);

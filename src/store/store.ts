@@ -37,7 +37,7 @@ export interface IngestRunSummary {
 /**
  * Where pages, chunks, the anchor map, the text and vector indexes, crawl state and the catalog
  * live: the contract every backend implements (SQLite embedded, PostgreSQL shared) and
- * `store.contract.ts` tests, identically for each.
+ * `store.contract.ts` (its suites in `contract/`) tests, identically for each.
  *
  * - Asynchronous: every method returns a Promise; nothing in it names a file, a connection or a
  *   row id. A page is named by its URL, a chunk by its id (`Chunk.id`, unique in the index: the

@@ -1,5 +1,6 @@
 import { sha256 } from '../../core/hash.js';
 import type { Page, SourceItem } from '../../core/types.js';
+import { pageFromDocument } from '../page-from-document.js';
 import type { CrawlExtraction, CrawlOptions, KnownPage } from './crawl-options.js';
 import type { CrawlQueue, Task } from './crawl-queue.js';
 import type { FetchedPage } from './fetch-page.js';
@@ -120,13 +121,7 @@ function* extractionWarnings(url: string, extracted: CrawlExtraction, rendered: 
 }
 
 function pageOf(url: string, extracted: CrawlExtraction, contentHash: string, fetched: Fetched<'document'>, aliases: ReadonlySet<string>, now: () => Date): Page {
-  return {
-    url,
-    canonicalUrl: url,
-    title: extracted.title,
-    markdown: extracted.markdown,
-    headings: extracted.headings,
-    anchors: extracted.anchors,
+  return pageFromDocument(url, extracted, {
     contentHash,
     fetchedAt: now().toISOString(),
     source: 'crawl',
@@ -134,5 +129,5 @@ function pageOf(url: string, extracted: CrawlExtraction, contentHash: string, fe
     ...(aliases.size === 0 ? {} : { aliases: [...aliases] }),
     ...(fetched.etag === undefined ? {} : { etag: fetched.etag }),
     ...(fetched.lastModified === undefined ? {} : { lastModified: fetched.lastModified }),
-  };
+  });
 }

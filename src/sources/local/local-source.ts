@@ -3,8 +3,9 @@ import { extname, join, posix, relative, sep } from 'node:path';
 import matter from 'gray-matter';
 import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
-import type { ExtractedDocument, Page, SourceItem } from '../../core/types.js';
+import type { ExtractedDocument, SourceItem } from '../../core/types.js';
 import { binaryContentReason, decodeDocument } from '../decode.js';
+import { pageFromDocument } from '../page-from-document.js';
 import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -86,18 +87,7 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
       const extracted = isMarkdown(path)
         ? await extractors.markdown(source, { fallbackTitle: posix.basename(path), resolveLink: (target) => resolveRelativeLink(target, path, url, registry) })
         : await extractors.html(source, url);
-      const page: Page = {
-        url,
-        canonicalUrl: url,
-        title: extracted.title,
-        markdown: extracted.markdown,
-        headings: extracted.headings,
-        anchors: extracted.anchors,
-        contentHash: sha256(extracted.markdown),
-        fetchedAt: now().toISOString(),
-        source: 'local',
-        sourcePath: path,
-      };
+      const page = pageFromDocument(url, extracted, { contentHash: sha256(extracted.markdown), fetchedAt: now().toISOString(), source: 'local', sourcePath: path });
       pages += 1;
       yield { kind: 'page', page };
     } catch (error) {

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { definedNames, FIELDS, fieldsOf } from './fields.js';
+import { FIELDS, fieldsOf } from './fields.js';
 
 const field = (name: (typeof FIELDS)[number], terms: string[][]) => terms[FIELDS.indexOf(name)];
 
 describe('chunk fields', () => {
-  it('reads the API an entry defines from its signature heading and its qualified anchor', () => {
-    expect(definedNames({ headingPath: ['os.path', 'os.path.join(path, *paths)'], anchor: 'os.path.join' })).toEqual(['os.path.join']);
-    expect(definedNames({ headingPath: ['Built-in Types', 'class dict(**kwargs)', 'items()'], anchor: 'dict.items' })).toEqual(['dict.items', 'items']);
-    expect(definedNames({ headingPath: ['datetime', 'classmethod datetime.now(tz=None)'], anchor: 'datetime.datetime.now' })).toEqual(['datetime.datetime.now', 'datetime.now']);
-    expect(definedNames({ headingPath: ['fs', 'fs.readFile(path[, options], callback)'], anchor: 'fsreadfilepath-options-callback' })).toEqual(['fs.readFile']);
-  });
-
-  it('finds no API in a prose heading', () => {
-    expect(definedNames({ headingPath: ['Built-in Functions'], anchor: 'built-in-functions' })).toEqual([]);
-    expect(definedNames({ headingPath: ['Introduction'], anchor: 'introduction' })).toEqual([]);
-    expect(definedNames({ headingPath: ['datetime', 'date Objects'], anchor: 'date-objects' })).toEqual([]);
-    expect(definedNames({ headingPath: ['Guide', 'Examples of Usage: date'], anchor: 'examples-of-usage-date' })).toEqual([]);
-  });
-
   it('puts code in the code field, link text (not URLs) and prose in the text field, headings in their own', () => {
     const { terms, links } = fieldsOf({
       pageUrl: 'https://d.example/lib/os.path.html',

@@ -1,5 +1,7 @@
 import type { Chunk, TextField } from '../../core/types.js';
 import { codeTerms, wordTerms } from '../../lexical/analyze.js';
+import { definedNames } from '../../lexical/defined-names.js';
+import { linkTarget, MARKDOWN_LINK } from '../../lexical/links.js';
 
 /**
  * The fields a chunk is indexed under. Documentation has structure that plain BM25 over the
@@ -19,12 +21,8 @@ export interface ChunkFields {
 
 const FENCE = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:^\1[^\n]*$|(?![\s\S]))/gm;
 const INLINE_CODE = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
-const LINK = /!?\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g;
 const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 const HEADING_LINE = /^#{1,6}\s.*$/gm;
-/** Words a signature heading may start with before the name: `class dict(**kwargs)`, `async def`, `static`. */
-const SIGNATURE = /^(?:[a-z]+\s+)*?([\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::|#)[\p{L}_$][\p{L}\p{N}_$]*)*)\s*(\(.*\)|\[.*\])?\s*(?:(?:->|:|=).*)?$/u;
-const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
 
 /** Splits a chunk into its fields' terms and collects its link targets. */
 export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPath' | 'anchor' | 'text'>): ChunkFields {
@@ -34,7 +32,7 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
     code.push(body);
     return '\n';
   });
-  prose = prose.replace(LINK, (_whole, text: string, target: string) => {
+  prose = prose.replace(MARKDOWN_LINK, (_whole, text: string, target: string) => {
     const resolved = linkTarget(target, chunk.pageUrl);
     if (resolved !== undefined) links.add(resolved);
     return text;
@@ -59,39 +57,8 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
   };
 }
 
-/**
- * The API a chunk defines: the name in its deepest heading when that heading is a signature
- * (`os.path.join(path, *paths)`, `class dict(**kwargs)`, `datetime.min`), and the anchor when it
- * is the qualified name of that API (Sphinx's `<dt id="dict.items">`).
- */
-export function definedNames(chunk: Pick<Chunk, 'headingPath' | 'anchor'>): string[] {
-  const heading = chunk.headingPath.at(-1)?.trim();
-  if (heading === undefined) return [];
-  const match = SIGNATURE.exec(heading);
-  const name = match?.[1];
-  if (name === undefined) return [];
-  const anchor = chunk.anchor;
-  const anchorNames = anchor !== undefined && IDENTIFIER.test(anchor) && (anchor === name || anchor.endsWith(`.${name}`) || anchor.endsWith(`::${name}`));
-  const looksLikeCode = match?.[2] !== undefined || /[.:#_]/.test(name) || anchorNames;
-  if (!looksLikeCode) return [];
-  return anchorNames && anchor !== name ? [anchor as string, name] : [name];
-}
-
 function identifierTerms(chunk: Pick<Chunk, 'headingPath' | 'anchor'>): string[] {
   const terms: string[] = [];
   for (const name of definedNames(chunk)) codeTerms(name.replaceAll('#', '.'), terms);
   return [...new Set(terms)];
-}
-
-function linkTarget(target: string, base: string): string | undefined {
-  if (!target.includes('#')) return undefined;
-  try {
-    const url = new URL(target, base);
-    const fragment = decodeURIComponent(url.hash.slice(1));
-    if (fragment === '' || (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:')) return undefined;
-    url.hash = '';
-    return `${url.href}#${fragment}`;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { anchorLinksOf, linkTarget } from './links.js';
+
+describe('links', () => {
+  it('resolves a link to an anchor against its page, fragment decoded; none for a link without an anchor or to another scheme', () => {
+    expect(linkTarget('b.html#x%20y', 'https://d.example/doc/a.html')).toBe('https://d.example/doc/b.html#x y');
+    expect(linkTarget('#here', 'https://d.example/doc/a.html')).toBe('https://d.example/doc/a.html#here');
+    expect(linkTarget('b.html', 'https://d.example/doc/a.html')).toBeUndefined();
+    expect(linkTarget('mailto:x@d.example#y', 'https://d.example/doc/a.html')).toBeUndefined();
+  });
+
+  it("lists the anchors a chunk links to, each once, without its own", () => {
+    const chunk = { pageUrl: 'https://d.example/a.html', anchor: 'x', text: 'See [x](#x), [y](b.html#y), [y again](b.html#y), [page](c.html) and ![img](d.png#z).' };
+    expect(anchorLinksOf(chunk)).toEqual(['https://d.example/b.html#y', 'https://d.example/d.png#z']);
+  });
+});

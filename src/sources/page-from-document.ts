@@ -1,0 +1,9 @@
+import type { ExtractedDocument, Page } from '../core/types.js';
+
+/** What a source knows of a page beyond its extracted document: how it was read, and when. */
+export type PageFacts = Pick<Page, 'contentHash' | 'fetchedAt' | 'source'> & Partial<Omit<Page, 'url' | 'canonicalUrl' | keyof ExtractedDocument>>;
+
+/** A page at `url` (its own canonical URL) from its extracted document and what its source knows of it. */
+export function pageFromDocument(url: string, document: ExtractedDocument, facts: PageFacts): Page {
+  return { url, canonicalUrl: url, title: document.title, markdown: document.markdown, headings: document.headings, anchors: document.anchors, ...facts };
+}
