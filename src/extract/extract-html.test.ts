@@ -114,9 +114,9 @@ describe('extractHtml API entries', () => {
 });
 
 describe('extractHtml layout tables', () => {
-  it('turns a layout table (no header cells, cells holding lists) into its content, not one endless row', () => {
+  it('turns a layout table (no header cells, cells holding lists) into its content, the lists of its columns one list, not one endless row', () => {
     const html = page('<main><h1>Index – A</h1><table class="indextable"><tr><td><ul><li><a href="a.html#x">abs()</a></li><li>all()</li></ul></td><td><ul><li>any()</li></ul></td></tr></table></main>');
     const { markdown } = extractHtml(html, 'https://d.example/genindex-A.html');
-    expect(markdown).toBe('# Index – A\n\n-   [abs()](https://d.example/a.html#x)\n-   all()\n\n-   any()');
+    expect(markdown).toBe('# Index – A\n\n-   [abs()](https://d.example/a.html#x)\n-   all()\n-   any()');
   });
 });

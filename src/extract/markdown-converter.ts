@@ -1,118 +1,123 @@
-import TurndownService from 'turndown';
+import type { Element, Root } from 'hast';
+import { fromParse5 } from 'hast-util-from-parse5';
+import { defaultHandlers, type Handle, type State, toMdast } from 'hast-util-to-mdast';
+import type { Code, Nodes as MdastNodes, Table, Text } from 'mdast';
+import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
+import { defaultHandlers as markdownHandlers, toMarkdown } from 'mdast-util-to-markdown';
+import { parseFragment } from 'parse5';
+import { LANGUAGE_PROPERTY, markCodeLanguages, moveSpacesOutOfEmphasis, textContent } from './markdown-hast.js';
+import { table } from './markdown-tables.js';
 
 /**
- * HTML → Markdown with turndown: ATX headings, fenced code with its language, GFM tables,
- * images as their alt text. One converter is reused; turndown is stateless between calls.
- * Tables use our own linear-time rules: the GFM table plugins we measured were either
- * quadratic (36 s on PostgreSQL's 836-row keyword table) or kept header-less tables as HTML.
+ * HTML → Markdown through syntax trees: parse5 → hast → mdast → Markdown (the unified
+ * utilities, with GFM for tables). ATX headings, fenced code with its language, `-` bullets,
+ * `*` emphasis, GFM tables, images as their alt text. Stateless: one converter serves every page.
+ * Tables use our own linear-time handler (see markdown-tables.ts). Where chunk sizes and index
+ * terms depend on it, the text is laid out as turndown (the converter before) laid it out:
+ * chunking and ranking were tuned on that, and the retrieval figures hold only with it.
  */
 export function createMarkdownConverter(): (html: string) => string {
-  const service = new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  });
-  addTableRules(service);
+  const handlers: Record<string, Handle> = {
+    pre: preformatted,
+    img: imageAlt,
+    image: imageAlt,
+    a: link,
+    code: inlineCode,
+    table,
+    // A definition list is documentation's API layout (Sphinx, Javadoc): its terms and
+    // descriptions are blocks, not the bullet list hast-util-to-mdast would make of them.
+    dl: flow,
+    dt: flow,
+    dd: flow,
+    // MathML's text is the formula as written, and struck-out text is still text: kept as is.
+    math: phrasing,
+    del: phrasing,
+    s: phrasing,
+    strike: phrasing,
+  };
+  return (html) => {
+    const tree = fromParse5(parseFragment(html)) as Root;
+    markCodeLanguages(tree);
+    // Comments are the page author's notes (Doxygen's `<!--End of Navigation Panel-->`), not content.
+    const mdast = toMdast(tree, { handlers, nodeHandlers: { comment: () => undefined } });
+    moveSpacesOutOfEmphasis(mdast);
+    return toMarkdown(mdast, {
+      bullet: '-',
+      emphasis: '*',
+      strong: '*',
+      fences: true,
+      // Turndown's list and rule layout, which chunk sizes and retrieval were tuned with.
+      listItemIndent: 'tab',
+      rule: '*',
+      ruleSpaces: true,
+      handlers: {
+        // A line break as two trailing spaces, not a backslash in the passage's text.
+        break: (...args) => markdownHandlers.break(...args).replace('\\\n', '  \n'),
+        // Every underscore in text escaped, as turndown did (`preexec\_fn`; code keeps its own):
+        // written bare, identifiers in prose become compound index terms and cost fewer tokens,
+        // which moved BM25 lengths and chunk boundaries enough to lose questions (python, gnuplot).
+        text: (...args) => markdownHandlers.text(...args).replace(/(?<!\\)_/g, '\\_'),
+      },
+      // GFM tables only: the autolink-literal rules would escape every URL and `www.` in text.
+      extensions: [tables],
+    }).trim();
+  };
+}
 
-  service.addRule('preformatted', {
-    filter: 'pre',
-    replacement: (_content, node) => {
-      const element = node as HTMLElement;
-      // A no-break space in code (Javadoc's `public&nbsp;boolean`) is a space to whoever copies it.
-      const code = (element.textContent ?? '').replace(/\u00a0/g, ' ').replace(/\n+$/, '');
-      const fence = fenceFor(code);
-      return `\n\n${fence}${codeLanguage(element)}\n${code}\n${fence}\n\n`;
+/**
+ * GFM tables written as before (rows as they are, not padded to the widest cell or to the
+ * column count, which costs tokens in every row of a long table; `| --- |` delimiters), with
+ * mdast-util-gfm-table's cell writer, which escapes pipes and keeps each cell on one line.
+ */
+const gfmTables = gfmTableToMarkdown();
+const tables: typeof gfmTables = {
+  ...gfmTables,
+  handlers: {
+    ...gfmTables.handlers,
+    table: (node: Table, _parent, state, info) => {
+      const writeCell = gfmTables.handlers?.tableCell;
+      if (writeCell === undefined) throw new Error('mdast-util-gfm-table has no tableCell writer');
+      const exit = state.enter('table');
+      const rows = node.children.map((row) => `|${row.children.map((cell) => ` ${writeCell(cell, row, state, info).trim()} |`).join('')}`);
+      exit();
+      const columns = Math.max(1, ...node.children.map((row) => row.children.length));
+      return [rows[0], `|${' --- |'.repeat(columns)}`, ...rows.slice(1)].join('\n');
     },
-  });
-  service.addRule('imageAlt', {
-    filter: 'img',
-    replacement: (_content, node) => (node as HTMLElement).getAttribute('alt')?.trim() ?? '',
-  });
-  return (html) => service.turndown(html).trim();
+  },
+};
+
+function phrasing(state: State, node: Element): MdastNodes[] {
+  return state.all(node);
 }
 
-/** A fence longer than any backtick run inside the code, so the block cannot close early. */
-function fenceFor(code: string): string {
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((match) => match[0].length));
-  return '`'.repeat(longest + 1);
+function flow(state: State, node: Element): MdastNodes[] {
+  return state.toFlow(state.all(node));
 }
 
-const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|sourceCode)-([\w+#.-]+)/;
-
-/** Language from `language-x`/`lang-x` on pre or code, or Sphinx's `highlight-x` wrapper. */
-function codeLanguage(pre: HTMLElement): string {
-  const candidates: (Element | null)[] = [pre, pre.querySelector('code'), pre.parentElement, pre.parentElement?.parentElement ?? null];
-  for (const element of candidates) {
-    const match = LANGUAGE_CLASS.exec(element?.getAttribute('class') ?? '');
-    const language = match?.[1];
-    if (language && language !== 'default') return language.replace(/^python3$/, 'python');
-    const dataLanguage = element?.getAttribute('data-language');
-    if (dataLanguage) return dataLanguage;
-  }
-  return '';
+function preformatted(state: State, node: Element): Code {
+  // A no-break space in code (Javadoc's `public&nbsp;boolean`) is a space to whoever copies it.
+  const value = textContent(node).replace(/\u00a0/g, ' ').replace(/\n+$/, '');
+  const language = node.properties[LANGUAGE_PROPERTY];
+  // mdast-util-to-markdown fences it with more backticks than any run inside, so it cannot close early.
+  const result: Code = { type: 'code', lang: typeof language === 'string' && language !== '' ? language : null, meta: null, value };
+  state.patch(node, result);
+  return result;
 }
 
-const CELL_BREAKS = /\s*\n+\s*/g;
-
-function addTableRules(service: TurndownService): void {
-  service.addRule('tableCell', {
-    filter: ['th', 'td'],
-    replacement: (content) => ` ${content.trim().replace(CELL_BREAKS, ' ').replace(/\|/g, '\\|')} |`,
-  });
-  service.addRule('tableRow', {
-    filter: 'tr',
-    replacement: (content) => (content.trim() === '' ? '' : `\n|${content}`),
-  });
-  service.addRule('tableSection', {
-    filter: ['thead', 'tbody', 'tfoot'],
-    replacement: (content) => content,
-  });
-  service.addRule('tableCaption', { filter: 'caption', replacement: () => '' });
-  service.addRule('table', {
-    filter: 'table',
-    replacement: (content, node) => {
-      const rows = content.split('\n').filter((row) => row.startsWith('|'));
-      if (rows.length === 0) return '';
-      const columns = Math.max(1, ...rows.map((row) => row.split(/(?<!\\)\|/).length - 2));
-      const separator = `|${' --- |'.repeat(columns)}`;
-      const caption = (node as HTMLElement).querySelector('caption')?.textContent?.replace(/\s+/g, ' ').trim() || undefined;
-      const body = [rows[0], separator, ...rows.slice(1)].join('\n');
-      return `\n\n${caption ? `${caption}\n\n` : ''}${body}\n\n`;
-    },
-  });
-  // Added last, so they win: a layout table (Sphinx's index pages: one row of cells holding
-  // long lists) is not data, and as a GFM table would be one endless unsplittable row.
-  service.addRule('layoutTable', {
-    filter: (node) => node.nodeName === 'TABLE' && isLayoutTable(node as HTMLElement),
-    replacement: (content) => `\n\n${content}\n\n`,
-  });
-  service.addRule('layoutRow', {
-    filter: (node) => node.nodeName === 'TR' && isLayoutTable(enclosingTable(node)),
-    replacement: (content) => `\n\n${content}\n\n`,
-  });
-  service.addRule('layoutCell', {
-    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && isLayoutTable(enclosingTable(node)),
-    replacement: (content) => `\n\n${content}\n\n`,
-  });
+function imageAlt(_state: State, node: Element): Text | undefined {
+  const alt = String(node.properties.alt ?? '').trim();
+  return alt === '' ? undefined : { type: 'text', value: alt };
 }
 
-const layoutTables = new WeakMap<object, boolean>();
-
-/** No header cells, and a single row or cells holding lists, nested tables or code: layout, not data. */
-function isLayoutTable(table: HTMLElement | undefined): boolean {
-  if (table === undefined) return false;
-  let layout = layoutTables.get(table);
-  if (layout === undefined) {
-    // domino's querySelector answers undefined, not null, when nothing matches: test truthiness.
-    layout = !table.querySelector('th') && (table.querySelectorAll('tr').length <= 1 || Boolean(table.querySelector('td > ul, td > ol, td > dl, td > table, td > pre')));
-    layoutTables.set(table, layout);
-  }
-  return layout;
+/** Inline code of nothing but spaces (gnuplot's table of `<code> </code>` cells) is a space. */
+function inlineCode(state: State, node: Element): MdastNodes | undefined {
+  const result = defaultHandlers.code(state, node);
+  if (result.value.trim() !== '') return result;
+  return result.value === '' ? undefined : { type: 'text', value: ' ' };
 }
 
-function enclosingTable(node: Node): HTMLElement | undefined {
-  let current = node.parentNode;
-  while (current !== null && current.nodeName !== 'TABLE') current = current.parentNode;
-  return current === null ? undefined : (current as HTMLElement);
+/** An anchor without href (`<a name>`, `<a id>`) is a link to nowhere: its text only. */
+function link(state: State, node: Element): MdastNodes | MdastNodes[] {
+  if (node.properties.href === undefined || node.properties.href === null) return state.all(node);
+  return defaultHandlers.a(state, node);
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createMarkdownConverter } from './markdown-converter.js';
+
+const convert = createMarkdownConverter();
+
+describe('createMarkdownConverter blocks', () => {
+  it('writes ATX headings, - bullets, * emphasis, ** strong and * * * rules', () => {
+    expect(convert('<h2>Options</h2><ul><li>one <em>two</em></li><li><strong>three</strong></li></ul><hr><p>end</p>')).toBe('## Options\n\n-   one *two*\n-   **three**\n\n* * *\n\nend');
+  });
+
+  it('escapes underscores in text as turndown did, but not in code', () => {
+    expect(convert('<p>preexec_fn and <code>close_fds</code></p>')).toBe('preexec\\_fn and `close_fds`');
+  });
+
+  it('keeps a definition list as blocks (term, then description), not a bullet list', () => {
+    expect(convert('<dl><dt>timeout</dt><dd><p>Seconds to wait.</p></dd></dl>')).toBe('timeout\n\nSeconds to wait.');
+  });
+
+  it('drops HTML comments and keeps the text of MathML and struck-out text', () => {
+    expect(convert('<p>a<!--End of Navigation Panel--> <del>old</del> <math><mi>x</mi></math></p>')).toBe('a old x');
+  });
+
+  it('writes a line break as two trailing spaces, not a backslash', () => {
+    expect(convert('<p>first<br>second</p>')).toBe('first  \nsecond');
+  });
+
+  it('moves spaces at the edges of emphasis outside it instead of writing &#x20;', () => {
+    expect(convert('<p><em>Union</em><em>[str, </em><em>PathLike</em>]</p>')).not.toContain('&#x20;');
+    expect(convert('<p><strong>voxel(x) = </strong>command</p>')).toBe('**voxel(x) =** command');
+  });
+
+  it('leaves URLs and www. in text unescaped', () => {
+    expect(convert('<p>See http://www.gnuplot.info/demo/ and w.r.t. it</p>')).toBe('See http://www.gnuplot.info/demo/ and w.r.t. it');
+  });
+});
+
+describe('createMarkdownConverter inline elements', () => {
+  it('turns an image into its alt text, and drops one without', () => {
+    expect(convert('<p>A <img src="a.png" alt=" diagram ">, <img src="b.png">and more</p>')).toBe('A diagram, and more');
+  });
+
+  it('keeps the text of an anchor without href, and links one with href', () => {
+    expect(convert('<p><a name="x">Target</a> and <a href="https://d.example/p.html#y">link</a></p>')).toBe('Target and [link](https://d.example/p.html#y)');
+  });
+
+  it('turns inline code of only spaces into a space and drops empty inline code', () => {
+    expect(convert('<p>a<code> </code>b<code></code>c</p>')).toBe('a bc');
+  });
+});
+
+describe('createMarkdownConverter code blocks', () => {
+  it('fences code with the language of its pre, its code, or a data-language', () => {
+    expect(convert('<pre class="lang-c">int x;</pre>')).toBe('```c\nint x;\n```');
+    expect(convert('<pre data-language="rust">let x = 1;</pre>')).toBe('```rust\nlet x = 1;\n```');
+    expect(convert('<div class="highlight-default"><pre>plain</pre></div>')).toBe('```\nplain\n```');
+  });
+
+  it('turns no-break spaces in code into spaces and drops trailing blank lines', () => {
+    expect(convert('<pre>public&nbsp;boolean add(E e)\n\n</pre>')).toBe('```\npublic boolean add(E e)\n```');
+  });
+
+  it('keeps the code as written: markup inside it is text, not Markdown', () => {
+    expect(convert('<pre><code class="language-sh">echo <b>*</b> # not_emphasis</code></pre>')).toBe('```sh\necho * # not_emphasis\n```');
+  });
+});
+
+describe('createMarkdownConverter tables', () => {
+  it('writes rows as they are, not padded to the column count, and empty cells empty', () => {
+    expect(convert('<table><tr><th colspan="2">Head</th></tr><tr><td>a</td><td></td></tr></table>')).toBe('| Head |\n| --- | --- |\n| a |  |');
+  });
+
+  it('makes the first row the header even without th, one line per row, pipes escaped', () => {
+    expect(convert('<table><tr><td>Key</td><td>Value</td></tr><tr><td>a|b</td><td><p>one</p><p>two</p></td></tr></table>')).toBe('| Key | Value |\n| --- | --- |\n| a\\|b | one two |');
+  });
+
+  it('writes the caption above the table and drops rows without cells', () => {
+    expect(convert('<table><caption> Key  words </caption><tr><th>Word</th></tr><tr></tr><tr><td>ALL</td></tr></table>')).toBe('Key words\n\n| Word |\n| --- |\n| ALL |');
+  });
+
+  it('keeps a table nested in a data cell as the text of that cell', () => {
+    expect(convert('<table><tr><th>A</th><th>B</th></tr><tr><td><table><tr><th>x</th></tr><tr><td>y</td></tr></table></td><td>z</td></tr></table>')).toBe('| A | B |\n| --- | --- |\n| x y | z |');
+  });
+
+  it('turns code blocks and lists inside a data cell into one line', () => {
+    expect(convert('<table><tr><th>Option</th></tr><tr><td><ul><li>a</li><li>b</li></ul><pre>x\ny</pre></td></tr></table>')).toBe('| Option |\n| --- |\n| a b `x y` |');
+  });
+});
