@@ -181,6 +181,18 @@ describe('fuseLists, determinism', () => {
     expect(ids(fuseLists([dense, bm25], rrf()))).toEqual(['a', 'b']);
   });
 
+  it("breaks a tie for the lead by the question's own list, then by every list's support, before the chunk id", () => {
+    // a and z both score 1 (each tops a BM25 list); z is the question's own best.
+    const own = list('bm25', 'original', [['z', 9], ['a', 6], ['c', 1]]);
+    const joined = list('bm25', 'compounds', [['a', 12], ['z', 9], ['c', 1]]);
+    expect(ids(fuseLists([own, joined], weighted())).slice(0, 2)).toEqual(['z', 'a']);
+    // Equal on the question's own list: the one the other lists support more leads.
+    const both = list('bm25', 'original', [['a', 1], ['z', 1]]);
+    const compounds = list('bm25', 'compounds', [['a', 9], ['z', 8], ['c', 0]]);
+    const aliases = list('bm25', 'aliases', [['z', 9], ['a', 1], ['c', 0]]);
+    expect(ids(fuseLists([both, compounds, aliases], weighted())).slice(0, 2)).toEqual(['z', 'a']);
+  });
+
   it('returns nothing for no lists or empty lists', () => {
     expect(fuseLists([], rrf())).toEqual([]);
     expect(fuseLists([list('bm25', 'original', [])], weighted())).toEqual([]);

@@ -39,7 +39,7 @@ interface Contribution {
  * retrievers' contributions add up. Every candidate keeps each list's rank and score.
  */
 export function fuseLists(lists: readonly RankedList[], options: FusionOptions): Candidate[] {
-  const byChunk = new Map<string, { chunk: Chunk; best: Map<Retriever, Contribution>; trace: ScoreTrace[]; initial: boolean; followUpQuery?: string }>();
+  const byChunk = new Map<string, { chunk: Chunk; best: Map<Retriever, Contribution>; own: number; support: number; trace: ScoreTrace[]; initial: boolean; followUpQuery?: string }>();
   for (const list of lists) {
     const normalise = minMax(list.hits.map((hit) => hit.score));
     list.hits.forEach((hit, index) => {
@@ -54,10 +54,12 @@ export function fuseLists(lists: readonly RankedList[], options: FusionOptions):
       };
       let entry = byChunk.get(hit.chunk.id);
       if (entry === undefined) {
-        entry = { chunk: hit.chunk, best: new Map(), trace: [], initial: false };
+        entry = { chunk: hit.chunk, best: new Map(), own: 0, support: 0, trace: [], initial: false };
         byChunk.set(hit.chunk.id, entry);
       }
       entry.trace.push(trace);
+      entry.support += value;
+      if (list.technique === 'original') entry.own += value;
       if (list.followUp === true) entry.followUpQuery ??= list.query;
       else entry.initial = true;
       const current = entry.best.get(list.retriever);
@@ -65,7 +67,9 @@ export function fuseLists(lists: readonly RankedList[], options: FusionOptions):
     });
   }
   const candidates: Candidate[] = [];
-  for (const { chunk, best, trace, initial, followUpQuery } of byChunk.values()) {
+  const tieBreak = new Map<string, { own: number; support: number }>();
+  for (const { chunk, best, own, support, trace, initial, followUpQuery } of byChunk.values()) {
+    tieBreak.set(chunk.id, { own, support });
     let fused = 0;
     for (const contribution of best.values()) fused += contribution.value;
     const bm25 = best.get('bm25');
@@ -80,7 +84,12 @@ export function fuseLists(lists: readonly RankedList[], options: FusionOptions):
       ...(!initial && followUpQuery !== undefined ? { retrievalType: 'follow-up' as const, followUpQuery } : {}),
     });
   }
-  candidates.sort((a, b) => b.scores.fused - a.scores.fused || a.chunk.id.localeCompare(b.chunk.id));
+  // Ties on the fused score are common at the top: each list's best hit counts its full weight.
+  // The tie goes to the chunk the question's own words rank higher (its `original` lists), then
+  // to the one every list together supports more, and only then to the chunk id.
+  const own = (candidate: Candidate) => tieBreak.get(candidate.chunk.id)?.own ?? 0;
+  const support = (candidate: Candidate) => tieBreak.get(candidate.chunk.id)?.support ?? 0;
+  candidates.sort((a, b) => b.scores.fused - a.scores.fused || own(b) - own(a) || support(b) - support(a) || a.chunk.id.localeCompare(b.chunk.id));
   candidates.forEach((candidate, index) => {
     const fusedTrace = candidate.trace[candidate.trace.length - 1];
     if (fusedTrace !== undefined) fusedTrace.rank = index + 1;
