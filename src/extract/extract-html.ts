@@ -4,13 +4,14 @@ import { selectAll } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText, removeInnerChrome } from './chrome.js';
+import { domToHast } from './dom-to-hast.js';
 import { markSections } from './entries.js';
 import { applyGeneratorTransforms } from './generator-transforms.js';
 import { detectGenerator } from './generators.js';
 import { collectPageAnchors } from './heading-anchors.js';
 import { applyLimits, MAX_NESTING, MAX_WORD_CHARS } from './limits.js';
 import { selectMainContent } from './main-content.js';
-import { createMarkdownConverter } from './markdown-converter.js';
+import { createMarkdownConverter, type MarkdownConverter } from './markdown-converter.js';
 import { parseHtml } from './parse-html.js';
 import { isSiteName, pageTitle, splitDocumentTitle } from './page-title.js';
 
@@ -32,7 +33,7 @@ export interface ExtractedHtml {
   warnings: Diagnostic[];
 }
 
-let convert: ((html: string) => string) | undefined;
+let convert: MarkdownConverter | undefined;
 
 /** Extracts the main content of an HTML page as Markdown, with its headings and real anchors. */
 export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
@@ -69,7 +70,9 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   });
 
   convert ??= createMarkdownConverter();
-  const markdown = convert($.html(main.element));
+  // The content's own tree when it converts as its HTML would: no second parse of the page.
+  const mainElement = main.element.get(0);
+  const markdown = convert((mainElement === undefined ? undefined : domToHast(mainElement)) ?? $.html(main.element));
   const title = pageTitle({ ...(generatorTitle === undefined ? {} : { generatorTitle }), ...firstHeading(headings), parts: titleParts, url: pageUrl });
   return {
     title,

@@ -19,6 +19,12 @@ import { minifyWhitespace } from './minify-whitespace.js';
 const PAGE_PLACEHOLDER = 'citedocs-page';
 
 /**
+ * Converts HTML, or the hast tree of an HTML fragment, to Markdown. A tree is the converter's
+ * to change: it is minified and annotated in place.
+ */
+export type MarkdownConverter = (input: string | Root) => string;
+
+/**
  * HTML → Markdown through syntax trees: parse5 → hast → mdast → Markdown (the unified
  * utilities, with GFM for tables). ATX headings, fenced code with its language, `-` bullets,
  * `*` emphasis, GFM tables, images as their alt text. Stateless: one converter serves every page.
@@ -26,7 +32,7 @@ const PAGE_PLACEHOLDER = 'citedocs-page';
  * terms depend on it, the text is laid out as turndown (the converter before) laid it out:
  * chunking and ranking were tuned on that, and the retrieval figures hold only with it.
  */
-export function createMarkdownConverter(): (html: string) => string {
+export function createMarkdownConverter(): MarkdownConverter {
   const handlers: Record<string, Handle> = {
     pre: preformatted,
     img: imageAlt,
@@ -53,8 +59,8 @@ export function createMarkdownConverter(): (html: string) => string {
   // Comments are the page author's notes (Doxygen's `<!--End of Navigation Panel-->`), not content.
   const options = { handlers, nodeHandlers: { comment: () => undefined } };
   const placeholder: Element = { type: 'element', tagName: PAGE_PLACEHOLDER, properties: {}, children: [] };
-  return (html) => {
-    const tree = fromParse5(parseFragment(html)) as Root;
+  return (input) => {
+    const tree = typeof input === 'string' ? (fromParse5(parseFragment(input)) as Root) : input;
     markCodeLanguages(tree);
     minifyWhitespace(tree);
     page = tree;
