@@ -7,7 +7,7 @@ import { defaultHandlers as markdownHandlers, toMarkdown } from 'mdast-util-to-m
 import { parseFragment } from 'parse5';
 import { LANGUAGE_PROPERTY, markCodeLanguages, moveSpacesOutOfEmphasis, textContent } from './markdown-hast.js';
 import { table } from './markdown-tables.js';
-import { text } from './markdown-text.js';
+import { root } from './markdown-escape.js';
 import { minifyWhitespace } from './minify-whitespace.js';
 
 /**
@@ -78,8 +78,12 @@ export function createMarkdownConverter(): MarkdownConverter {
       handlers: {
         // A line break as two trailing spaces, not a backslash in the passage's text.
         break: (...args) => markdownHandlers.break(...args).replace('\\\n', '  \n'),
-        // Every underscore in text escaped, as turndown did; see markdown-text.ts.
-        text,
+        // Every underscore in text escaped, as turndown did (`preexec\_fn`; code keeps its own):
+        // written bare, identifiers in prose become compound index terms and cost fewer tokens,
+        // which moved BM25 lengths and chunk boundaries enough to lose questions (python, gnuplot).
+        text: (...args) => markdownHandlers.text(...args).replace(/(?<!\\)_/g, '\\_'),
+        // Escaping with a shortcut for the strings that need none (see markdown-escape.ts).
+        root,
       },
       // GFM tables only: the autolink-literal rules would escape every URL and `www.` in text.
       extensions: [tables],

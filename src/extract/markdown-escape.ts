@@ -1,23 +1,18 @@
-import type { Parents, Text } from 'mdast';
-import type { Info, SafeConfig, State, Unsafe } from 'mdast-util-to-markdown';
+import type { Parents, Root } from 'mdast';
+import { defaultHandlers, type Info, type SafeConfig, type State, type Unsafe } from 'mdast-util-to-markdown';
 
 /**
- * Text written to Markdown, as mdast-util-to-markdown's text handler writes it, with every
- * underscore escaped as turndown did (`preexec\_fn`; code keeps its own): written bare,
- * identifiers in prose become compound index terms and cost fewer tokens, which moved BM25
- * lengths and chunk boundaries enough to lose questions (python, gnuplot).
- *
- * The library's escaping (`state.safe`) runs every unsafe pattern in scope as a regex over
- * every text, twice (once more to peek at the first character of the next sibling): most of
- * the Markdown writer's time. Most text needs no escape at all; `returnsUnchanged` proves it
- * cheaply, and only the rest goes through `state.safe`.
+ * mdast-util-to-markdown's escaping, `state.safe`, runs every unsafe pattern in scope as a
+ * regex over every text, link destination and title it writes, and the phrasing writer
+ * writes each text twice (once to peek at its first character): most of the Markdown
+ * writer's time. Most strings need no escape at all. This root handler puts a shortcut in
+ * front of `state.safe` for the whole document: `returnsUnchanged` proves cheaply that safe
+ * would return the string as it is, and only the rest goes through the library.
  */
-export function text(node: Text, parent: Parents | undefined, state: State, info: Info): string {
-  const siblings = parent === undefined ? [] : parent.children;
-  const index = state.indexStack.at(-1) ?? -1;
-  const config: SafeConfig = { ...info, afterNode: siblings[index + 1], beforeNode: siblings[index - 1] };
-  const written = returnsUnchanged(state, node.value, config) ? node.value : state.safe(node.value, config);
-  return written.replace(/(?<!\\)_/g, '\\_');
+export function root(node: Root, parent: Parents | undefined, state: State, info: Info): string {
+  const safe = state.safe;
+  state.safe = (input, config) => (input && returnsUnchanged(state, input, config) ? input : safe.call(state, input, config));
+  return defaultHandlers.root(node, parent, state, info);
 }
 
 const inScopeCache = new WeakMap<Unsafe[], Map<string, Unsafe[]>>();
@@ -28,7 +23,7 @@ const inScopeCache = new WeakMap<Unsafe[], Map<string, Unsafe[]>>();
  * `character`; matches in the context before and after are ignored) and there is no backslash
  * to escape (in `input`, or in `config.after`, which safe looks at). Autolinks percent-encode
  * instead, so they always go the long way. Exact, not a heuristic: a test compares it with
- * `state.safe` on every text of the fixture pages.
+ * `state.safe` on every string of the fixture pages' Markdown.
  */
 export function returnsUnchanged(state: State, input: string, config: SafeConfig): boolean {
   if (input === '' || input.includes('\\') || (config.after ?? '').includes('\\') || state.stack.includes('autolink')) return false;
