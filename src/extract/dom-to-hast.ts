@@ -90,11 +90,8 @@ const TABLE_PARENTS: Record<string, Set<string>> = {
 function shapeChildren(children: readonly AnyNode[], context: Context, parent: Element | undefined): ShapedNode[] | undefined {
   const shaped: ShapedNode[] = [];
   const tableChildren = parent === undefined || namespaceOf(parent) !== HTML ? undefined : TABLE_CHILDREN[parent.name];
+  // Adjacent texts become one, as they do when the HTML is parsed again.
   let pendingText = '';
-  const flushText = () => {
-    if (pendingText !== '') shaped.push({ nodeName: '#text', value: pendingText });
-    pendingText = '';
-  };
   for (const child of children) {
     if (child.type === 'text') {
       if (child.data.includes('\0')) return undefined;
@@ -102,7 +99,8 @@ function shapeChildren(children: readonly AnyNode[], context: Context, parent: E
       pendingText += child.data;
       continue;
     }
-    flushText();
+    if (pendingText !== '') shaped.push({ nodeName: '#text', value: pendingText });
+    pendingText = '';
     if (child.type === 'comment') {
       if (/--!?>|^-?>/.test(child.data)) return undefined;
       shaped.push({ nodeName: '#comment', data: child.data });
@@ -116,7 +114,7 @@ function shapeChildren(children: readonly AnyNode[], context: Context, parent: E
       return undefined;
     }
   }
-  flushText();
+  if (pendingText !== '') shaped.push({ nodeName: '#text', value: pendingText });
   // The parser turns CR and CRLF into LF before anything else, then drops a `<pre>`'s first LF.
   for (const node of shaped) {
     if (node.value?.includes('\r')) node.value = normaliseNewlines(node.value);
@@ -148,9 +146,11 @@ function shapeElement(element: Element, context: Context, parent: Element | unde
   const inner = innerContext(context, html ? name : '');
   const childNodes = shapeChildren(element.children, inner, element);
   if (childNodes === undefined) return undefined;
-  const prefixes = element['x-attribsPrefix'];
+  // parse5 gives prefixes (`xlink:href`) to attributes of SVG and MathML elements only.
+  const prefixes = html ? undefined : element['x-attribsPrefix'];
   const attrs: { name: string; value: string; prefix?: string }[] = [];
-  for (const [attribute, value] of Object.entries(element.attribs)) {
+  for (const attribute in element.attribs) {
+    const value = element.attribs[attribute] ?? '';
     if (value.includes('\0')) return undefined;
     const prefix = prefixes?.[attribute];
     const normalised = value.includes('\r') ? normaliseNewlines(value) : value;
