@@ -57,7 +57,12 @@ describe('lexical analysis', () => {
     expect(Object.keys(terms("what's yesterday's date"))).toEqual(['yesterdai', 'date']);
   });
 
-  it("does not take a contraction's apostrophe for the start of a quoted span", () => {
+  it("does not take a contraction's apostrophe, or a plural's, for the start of a quoted span", () => {
     expect(terms("why doesn't 'my_value' change", 0.25)).toEqual({ my_value: 0.25, chang: 1 });
+    expect(terms("where are the users' files and the admins' keys", 0.25)).toEqual({ user: 1, file: 1, admin: 1, kei: 1 });
+  });
+
+  it('leaves code in backticks as the asker wrote it', () => {
+    expect(expandContractions("why does `b's'` differ from `r'd'` when it's raw")).toBe("why does `b's'` differ from `r'd'` when it raw");
   });
 });

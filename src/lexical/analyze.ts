@@ -10,7 +10,7 @@ import { stemmer } from 'stemmer';
 
 const WORD = /[\p{L}\p{N}_$]+/gu;
 /** Dotted names: `os.path.join`, `dict.items`, `Array.prototype.flatMap`, `std::vector`, `obj->next`. */
-const DOTTED = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::|->)[\p{L}_$][\p{L}\p{N}_$]*)+/gu;
+const DOTTED = /(?<![\p{L}_$])[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::|->)[\p{L}_$][\p{L}\p{N}_$]*)+/gu;
 /** Command-line flags, kept whole as written: `--max-tokens`, `-rf` is not one (too short to tell). */
 const FLAG = /(?<![\p{L}\p{N}_-])--[\p{L}\p{N}][\p{L}\p{N}_-]*/gu;
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
@@ -91,13 +91,19 @@ const CLITICS: Readonly<Record<string, string>> = { s: '', re: ' are', ve: ' hav
 /**
  * A question's contractions written out ("don't" → "do not", "server's" → "server", "it's" →
  * "it"), so that the pieces an apostrophe leaves ("don", "t", "s") are not searched for as
- * words, and an apostrophe inside a word is not taken for the start of a quoted span.
+ * words, and an apostrophe inside a word is not taken for the start of a quoted span. Code in
+ * backticks is the asker's own and stays as written.
  */
 export function expandContractions(text: string): string {
-  return text
-    .replace(/(\p{L}+)n['’]t\b/giu, (_whole, base: string) => `${IRREGULAR_NEGATIONS[base.toLowerCase()] ?? base} not`)
-    .replace(/(\p{L})['’](s|re|ve|ll|d|m)\b/giu, (_whole, letter: string, clitic: string) => `${letter}${CLITICS[clitic.toLowerCase()] ?? ''}`);
+  return text.replace(CONTRACTION, (whole, code: string | undefined, base: string | undefined, clitic: string | undefined) => {
+    if (code !== undefined) return code;
+    if (base !== undefined) return `${IRREGULAR_NEGATIONS[base.toLowerCase()] ?? base} not`;
+    return CLITICS[(clitic ?? '').toLowerCase()] ?? whole;
+  });
 }
+
+/** A backticked span (kept), a negation ("don't", anchored at the word's start so a long word costs one try), or a clitic after a letter. */
+const CONTRACTION = /(`[^`]*`)|(?<!\p{L})(\p{L}+?)n['’]t(?!\p{L})|(?<=\p{L})['’](s|re|ve|ll|d|m)(?!\p{L})/giu;
 
 /** A query term and how much it counts (1: a word of the question itself). */
 export interface QueryTerm {
@@ -105,8 +111,12 @@ export interface QueryTerm {
   weight: number;
 }
 
-/** Backticked or quoted spans: in a question they mostly hold the asker's own names and values. */
-const QUOTED = /`([^`]+)`|'([^'\n]+)'|"([^"\n]+)"/g;
+/**
+ * Backticked or quoted spans: in a question they mostly hold the asker's own names and values.
+ * A single quote opens a span only where no letter or digit comes before it, and closes one only
+ * where none comes after it: "the users' files" holds no quoted span.
+ */
+const QUOTED = /`([^`]+)`|(?<![\p{L}\p{N}])'([^'\n]+)'(?![\p{L}\p{N}])|"([^"\n]+)"/gu;
 /** A quoted span that names an API the docs may define: dotted, or called. */
 const API_LIKE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
 

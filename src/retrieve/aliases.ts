@@ -1,4 +1,4 @@
-import { indexForm, words } from '../lexical/analyze.js';
+import { expandContractions, indexForm, words } from '../lexical/analyze.js';
 import { isQuantityWord, isStopWord } from '../lexical/stop-words.js';
 
 /**
@@ -11,7 +11,7 @@ import { isQuantityWord, isStopWord } from '../lexical/stop-words.js';
  */
 export function definedAliases(question: string, passages: readonly string[]): string[] {
   const asked = new Set(contentWords(question));
-  const askedText = ` ${words(question.toLowerCase()).join(' ')} `;
+  const askedText = ` ${words(expandContractions(question).toLowerCase()).join(' ')} `;
   const found: string[] = [];
   const add = (alias: string) => {
     const aliasWords = contentWords(alias);
@@ -67,10 +67,9 @@ function expansionOf(before: string, short: string): string | undefined {
   return undefined;
 }
 
-
 /** Words that name something, lower-cased: no stop-words, quantities, numbers or words of one or two letters. */
 function plainWords(text: string): string[] {
-  return words(text.toLowerCase()).filter((word) => word.length > 2 && !/^\d+$/.test(word) && !isStopWord(word) && !isQuantityWord(word));
+  return words(expandContractions(text).toLowerCase()).filter((word) => word.length > 2 && !/^\d+$/.test(word) && !isStopWord(word) && !isQuantityWord(word));
 }
 
 /** The same words in the index's form, to compare them as the index does ("legends" is "legend"). */

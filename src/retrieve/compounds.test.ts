@@ -14,6 +14,9 @@ describe('joinedPairs', () => {
     expect(joinedPairs('run python -m pytest')).toEqual(['runpython']);
     expect(joinedPairs('route v2 api')).toEqual([]);
     expect(joinedPairs('read the file, name it')).toEqual([]);
+    expect(joinedPairs('open the file — name it')).toEqual([]);
+    expect(joinedPairs('set file = name')).toEqual(['setfile']);
+    expect(joinedPairs('user & group')).toEqual([]);
   });
 
   it("never joins a word with the asker's quoted values, or a word the question already has", () => {

@@ -28,8 +28,8 @@ export function joinedPairs(question: string): string[] {
   return found;
 }
 
-/** Where a phrase ends: a removed quoted span (a line break) or punctuation; a hyphen joins ("time-stamp"). */
-const PHRASE_BREAK = /[\n,.;:!?()[\]{}<>|/\\]+/u;
+/** Where a phrase ends: a removed quoted span (a line break), any punctuation or symbol ("file — name", "file = name"); only a hyphen joins ("time-stamp"). */
+const PHRASE_BREAK = /(?:\n|(?!-)[\p{P}\p{S}])+/u;
 
 /** Letters only (a name with digits or underscores is already one word), long enough, neither a stop-word nor a quantity ("find all" is not `findall`). */
 const isPart = (word: string): boolean => word.length >= MIN_PART_LENGTH && /^\p{L}+$/u.test(word) && !isStopWord(word) && !isQuantityWord(word);

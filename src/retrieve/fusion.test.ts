@@ -185,7 +185,10 @@ describe('fuseLists, determinism', () => {
     // a and z both score 1 (each tops a BM25 list); z is the question's own best.
     const own = list('bm25', 'original', [['z', 9], ['a', 6], ['c', 1]]);
     const joined = list('bm25', 'compounds', [['a', 12], ['z', 9], ['c', 1]]);
-    expect(ids(fuseLists([own, joined], weighted())).slice(0, 2)).toEqual(['z', 'a']);
+    const fused = fuseLists([own, joined], weighted());
+    expect(ids(fused).slice(0, 2)).toEqual(['z', 'a']);
+    expect(fused[0]?.trace.at(-1)?.detail).toContain("tied, ordered by the question's own lists (1), then all lists together (1.7273)");
+    expect(fused[2]?.trace.at(-1)?.detail).not.toContain('tied');
     // Equal on the question's own list: the one the other lists support more leads.
     const both = list('bm25', 'original', [['a', 1], ['z', 1]]);
     const compounds = list('bm25', 'compounds', [['a', 9], ['z', 8], ['c', 0]]);

@@ -92,7 +92,11 @@ export function fuseLists(lists: readonly RankedList[], options: FusionOptions):
   candidates.sort((a, b) => b.scores.fused - a.scores.fused || own(b) - own(a) || support(b) - support(a) || a.chunk.id.localeCompare(b.chunk.id));
   candidates.forEach((candidate, index) => {
     const fusedTrace = candidate.trace[candidate.trace.length - 1];
-    if (fusedTrace !== undefined) fusedTrace.rank = index + 1;
+    if (fusedTrace === undefined) return;
+    fusedTrace.rank = index + 1;
+    // A tie says what broke it, so the explain output shows why the order is what it is.
+    const tied = [candidates[index - 1], candidates[index + 1]].some((other) => other !== undefined && other.scores.fused === candidate.scores.fused);
+    if (tied) fusedTrace.detail = `${fusedTrace.detail ?? ''}; tied, ordered by the question's own lists (${round(own(candidate))}), then all lists together (${round(support(candidate))})`;
   });
   return candidates;
 }

@@ -51,4 +51,9 @@ describe('liftGuideSections', () => {
     const seeAlso = candidate({ url: TUTORIAL, anchor: 'sftp_write', headingPath: ['Copying a file to the remote computer'], text: `See also: [sftp_write()](${API}#ga2), [sftp_close()](${API}#ga4), [sftp_read()](${API}#ga5)`, score: 0.05 });
     expect(liftGuideSections([open, write, error, prose, seeAlso]).at(-2)).toBe(prose);
   });
+
+  it('reads an entry whose page URL is written with another case in its host as the target its links name', () => {
+    const upperEntry = (anchor: string, name: string, score: number) => ({ ...entry(anchor, name, score), chunk: { ...entry(anchor, name, score).chunk, pageUrl: 'https://D.Example/group__sftp.html' } });
+    expect(order(liftGuideSections([upperEntry('ga1', 'sftp_open', 1), upperEntry('ga2', 'sftp_write', 0.9), error, guide()]))).toEqual(['ga1', 'guide', 'ga2', 'ga3']);
+  });
 });

@@ -1,6 +1,7 @@
+import { round } from '../core/round.js';
 import type { Candidate } from '../core/types.js';
 import { definedNames } from '../lexical/defined-names.js';
-import { anchorLinksOf, MARKDOWN_LINK } from '../lexical/links.js';
+import { anchorKey, anchorLinksOf, markdownLinkTexts, pageKey, replaceMarkdownLinks } from '../lexical/links.js';
 
 /** How many of the passages found a section must link to, on other pages, to be read as their guide. */
 const MIN_LINKED = 2;
@@ -8,7 +9,10 @@ const MIN_LINKED = 2;
 const BELOW_BEST = 0.999;
 /** The most of a guide's words that may be link text: beyond it the section is a table of contents or a "see also" list. */
 const MAX_LINK_WORDS = 0.5;
-/** A guide speaks to its reader ("you open the file", "let's"); reference text describes. */
+/**
+ * A guide speaks to its reader ("you open the file", "let's"); reference text describes. Read
+ * anywhere in the passage, code and link text included: a guide's example may say it for it.
+ */
 const ADDRESSES_READER = /\b(?:you|your|we|let's|let’s)\b/i;
 
 /**
@@ -31,7 +35,7 @@ export function liftGuideSections(candidates: readonly Candidate[]): Candidate[]
   for (const candidate of candidates) {
     const { anchor, pageUrl } = candidate.chunk;
     if (anchor === undefined) continue;
-    const key = `${pageUrl}#${anchor}`;
+    const key = anchorKey(pageUrl, anchor);
     best.set(key, Math.max(best.get(key) ?? Number.NEGATIVE_INFINITY, candidate.scores.fused));
   }
   const links = sectionLinks(candidates);
@@ -40,14 +44,15 @@ export function liftGuideSections(candidates: readonly Candidate[]): Candidate[]
     const { chunk } = candidate;
     if (definedNames(chunk).length > 0 || isMostlyLinks(chunk.text) || !ADDRESSES_READER.test(chunk.text)) return candidate;
     const ofSection = links.get(sectionOf(chunk)) ?? [];
-    const linked = ofSection.filter((target) => best.has(target) && pageOf(target) !== chunk.pageUrl);
+    const page = pageKey(chunk.pageUrl);
+    const linked = ofSection.filter((target) => best.has(target) && pageOf(target) !== page);
     if (linked.length < MIN_LINKED) return candidate;
     const scores = linked.map((target) => best.get(target) as number);
     const gain = scores.reduce((sum, score) => sum + score, 0) / Math.sqrt(ofSection.length);
     const score = Math.min(candidate.scores.fused + gain, Math.max(...scores) * BELOW_BEST);
     if (score <= candidate.scores.fused) return candidate;
     const detail = `a guide to ${linked.length} passages found on other pages (${linked.slice(0, 3).join(', ')}${linked.length > 3 ? ', …' : ''}), lifted from ${candidate.scores.fused.toFixed(4)}`;
-    const guide: Candidate = { ...candidate, scores: { ...candidate.scores, fused: score }, trace: [...candidate.trace, { technique: 'guide', rank: 0, score, detail }] };
+    const guide: Candidate = { ...candidate, scores: { ...candidate.scores, fused: score }, trace: [...candidate.trace, { technique: 'guide', rank: 0, score: round(score), detail }] };
     lifted.add(guide);
     return guide;
   });
@@ -77,15 +82,14 @@ function sectionLinks(candidates: readonly Candidate[]): Map<string, string[]> {
 }
 
 function sectionOf(chunk: Candidate['chunk']): string {
-  return `${chunk.pageUrl}#${chunk.anchor ?? ''}`;
+  return anchorKey(chunk.pageUrl, chunk.anchor ?? '');
 }
 
 /** Whether more than MAX_LINK_WORDS of a passage's words sit in link texts. */
 function isMostlyLinks(text: string): boolean {
-  const all = countWords(text.replace(MARKDOWN_LINK, (_whole, linkText: string) => ` ${linkText} `));
+  const all = countWords(replaceMarkdownLinks(text, (linkText) => ` ${linkText} `));
   if (all === 0) return false;
-  let linked = 0;
-  for (const match of text.matchAll(MARKDOWN_LINK)) linked += countWords(match[1] as string);
+  const linked = markdownLinkTexts(text).reduce((sum, linkText) => sum + countWords(linkText), 0);
   return linked / all > MAX_LINK_WORDS;
 }
 

@@ -302,6 +302,28 @@ describe('retrieveHybrid, neighbouring words written as one (a TextIndex double)
   });
 });
 
+describe('retrieveHybrid, guide sections (a TextIndex double)', () => {
+  const api = 'https://d.example/group__sftp.html';
+  const entryOf = (id: string, name: string) => testChunk({ id, pageUrl: api, anchor: id, headingPath: [`${name}()`], text: `int ${name}(sftp_session sftp)` });
+  const guideChunk = testChunk({ id: 'guide', pageUrl: 'https://d.example/tutor.html', anchor: 'write', headingPath: ['Copying a file'], text: `You open the file with [sftp_open()](${api}#open) and you write with [sftp_write()](${api}#write).` });
+  const hits: TextHit[] = [
+    { chunk: entryOf('open', 'sftp_open'), bm25: 9 },
+    { chunk: entryOf('write', 'sftp_write'), bm25: 8 },
+    { chunk: entryOf('close', 'sftp_close'), bm25: 7 },
+    { chunk: guideChunk, bm25: 1 },
+  ];
+
+  it('lifts a guide that links to two of the candidates to just below the best of them when on, and leaves the order when off', async () => {
+    const options = baseOptions();
+    options.fusion = { method: 'weighted', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } };
+    expect(ids((await retrieveHybrid('upload a file over sftp', { index: createTextIndexDouble({ hits }) }, options)).candidates)).toEqual(['open', 'write', 'close', 'guide']);
+    options.guides = { enabled: true };
+    const lifted = (await retrieveHybrid('upload a file over sftp', { index: createTextIndexDouble({ hits }) }, options)).candidates;
+    expect(ids(lifted)).toEqual(['open', 'guide', 'write', 'close']);
+    expect(lifted[1]?.trace.at(-1)).toMatchObject({ technique: 'guide', rank: 2 });
+  });
+});
+
 describe('retrieveHybrid, confidentMargin (a TextIndex double with set BM25 scores, a model on the fake OpenAI-compatible server)', () => {
   const hitsScored = (first: number, second: number): TextHit[] => [
     { chunk: testChunk({ id: 'first', text: 'standby servers replay wal' }), bm25: first },

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe } from 'vitest';
-import { catalogContract } from './contract/catalog.js';
-import { crawlStateContract } from './contract/crawl-state.js';
-import { pagesContract } from './contract/pages.js';
-import { textSearchContract } from './contract/text-search.js';
-import { vectorsContract } from './contract/vectors.js';
+import { catalogContract } from './contract/catalog.contract.js';
+import { crawlStateContract } from './contract/crawl-state.contract.js';
+import { pagesContract } from './contract/pages.contract.js';
+import { textSearchContract } from './contract/text-search.contract.js';
+import { vectorsContract } from './contract/vectors.contract.js';
 import type { Store } from './store.js';
 
 /**

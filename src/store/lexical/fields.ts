@@ -1,7 +1,7 @@
 import type { Chunk, TextField } from '../../core/types.js';
 import { codeTerms, wordTerms } from '../../lexical/analyze.js';
 import { definedNames } from '../../lexical/defined-names.js';
-import { linkTarget, MARKDOWN_LINK } from '../../lexical/links.js';
+import { linkTarget, replaceMarkdownLinks } from '../../lexical/links.js';
 
 /**
  * The fields a chunk is indexed under. Documentation has structure that plain BM25 over the
@@ -32,7 +32,7 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
     code.push(body);
     return '\n';
   });
-  prose = prose.replace(MARKDOWN_LINK, (_whole, text: string, target: string) => {
+  prose = replaceMarkdownLinks(prose, (text, target) => {
     const resolved = linkTarget(target, chunk.pageUrl);
     if (resolved !== undefined) links.add(resolved);
     return text;

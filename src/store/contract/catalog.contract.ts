@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
-import { chunkOf, pageOf, ranking, sourceInput } from './fixtures.js';
+import { chunkOf, pageOf, ranking, sourceInput } from './fixtures.contract.js';
 
 /** The Store contract: catalog. `store` stands for the handle each test opens (see runStoreContract). */
 export function catalogContract(store: Store): void {

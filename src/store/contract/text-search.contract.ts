@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../core/types.js';
 import type { Store } from '../store.js';
-import { chunkOf, pageOf, ranking, sourceInput } from './fixtures.js';
+import { chunkOf, pageOf, ranking, sourceInput } from './fixtures.contract.js';
 
 /** The Store contract: text search. `store` stands for the handle each test opens (see runStoreContract). */
 export function textSearchContract(store: Store): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
-import { axis, chunkOf, pageOf, sourceInput, unit } from './fixtures.js';
+import { axis, chunkOf, pageOf, sourceInput, unit } from './fixtures.contract.js';
 
 /** The Store contract: vectors. `store` stands for the handle each test opens (see runStoreContract). */
 export function vectorsContract(store: Store): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../store.js';
-import { chunkOf, pageOf, ranking } from './fixtures.js';
+import { chunkOf, pageOf, ranking } from './fixtures.contract.js';
 
 /** The Store contract: pages. `store` stands for the handle each test opens (see runStoreContract). */
 export function pagesContract(store: Store): void {
