@@ -41,6 +41,7 @@ describe('createMarkdownConverter inline elements', () => {
 
   it('keeps the text of an anchor without href, and links one with href', () => {
     expect(convert('<p><a name="x">Target</a> and <a href="https://d.example/p.html#y">link</a></p>')).toBe('Target and [link](https://d.example/p.html#y)');
+    expect(convert('<p><a href="">empty</a>, <a href="javascript:void(0)">script</a></p>')).toBe('empty, script');
   });
 
   it('turns inline code of only spaces into a space and drops empty inline code', () => {

@@ -153,8 +153,9 @@ function inlineCode(state: State, node: Element): MdastNodes | undefined {
   return result.value === '' ? undefined : { type: 'text', value: ' ' };
 }
 
-/** An anchor without href (`<a name>`, `<a id>`) is a link to nowhere: its text only. */
+/** An anchor without a target (`<a name>`, `<a id>`, `href=""`, `href="javascript:…"`) is a link to nowhere: its text only. */
 function link(state: State, node: Element): MdastNodes | MdastNodes[] {
-  if (node.properties.href === undefined || node.properties.href === null) return state.all(node);
+  const href = node.properties.href;
+  if (href === undefined || href === null || String(href).trim() === '' || /^\s*javascript:/i.test(String(href))) return state.all(node);
   return defaultHandlers.a(state, node);
 }
