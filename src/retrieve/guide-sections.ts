@@ -38,11 +38,13 @@ export function liftGuideSections(candidates: readonly Candidate[]): Candidate[]
     const key = anchorKey(pageUrl, anchor);
     best.set(key, Math.max(best.get(key) ?? Number.NEGATIVE_INFINITY, candidate.scores.fused));
   }
-  const links = sectionLinks(candidates);
+  // Read once per passage: both the sections' links and the guide test need it.
+  const mostlyLinks = new Set(candidates.filter((candidate) => isMostlyLinks(candidate.chunk.text)));
+  const links = sectionLinks(candidates.filter((candidate) => !mostlyLinks.has(candidate)));
   const lifted = new Set<Candidate>();
   const rescored = candidates.map((candidate) => {
     const { chunk } = candidate;
-    if (definedNames(chunk).length > 0 || isMostlyLinks(chunk.text) || !ADDRESSES_READER.test(chunk.text)) return candidate;
+    if (mostlyLinks.has(candidate) || definedNames(chunk).length > 0 || !ADDRESSES_READER.test(chunk.text)) return candidate;
     const ofSection = links.get(sectionOf(chunk)) ?? [];
     const page = pageKey(chunk.pageUrl);
     const linked = ofSection.filter((target) => best.has(target) && pageOf(target) !== page);
@@ -66,13 +68,12 @@ export function liftGuideSections(candidates: readonly Candidate[]): Candidate[]
 }
 
 /**
- * The anchors each section links to, from all its passages found (a long section is cut into
- * several: its prose, its example, its links), except passages that are mostly links.
+ * The anchors each section links to, from the passages given (a long section is cut into
+ * several: its prose, its example, its links; the caller leaves out those that are mostly links).
  */
 function sectionLinks(candidates: readonly Candidate[]): Map<string, string[]> {
   const links = new Map<string, Set<string>>();
   for (const { chunk } of candidates) {
-    if (isMostlyLinks(chunk.text)) continue;
     const section = sectionOf(chunk);
     const targets = links.get(section) ?? new Set<string>();
     for (const target of anchorLinksOf(chunk)) targets.add(target);
