@@ -39,9 +39,9 @@ function registerSearch(program: Command, io: CliIo, kit: ProgramKit): void {
       .option('--explain', 'show how each score was made, and why each other candidate was left out')
       .option('--group-by-page', 'show each page once, with its best sections under it (JSON: also `pages`)')
       .option('--library <name>', 'only passages of this library (citedocs sources lists them)')
-      .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
+      .option('--version <version>', VERSION_HELP),
   )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags & { limit?: number; groupByPage?: boolean }) => {
-    const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'search', old: '--max-pages', replacement: '--max-selected' }, kit.warn);
+    const maxPages = selectedPages('search', options, kit);
     // The schema the HTTP API and MCP check the same request with.
     const { query, ...request } = validRequest(searchRequest, { query: words.join(' '), limit: options.limit, maxTokens: options.maxTokens, maxPages, explain: options.explain === true, groupByPage: options.groupByPage, library: options.library, version: options.version });
     await kit.withEngine(options, async (engine) => {
@@ -64,9 +64,9 @@ function registerAsk(program: Command, io: CliIo, kit: ProgramKit): void {
       .addOption(deprecatedAlias('--max-pages <n>', '--max-selected', positiveInteger))
       .option('--explain', 'also show the sources selected and why each other candidate was left out')
       .option('--library <name>', 'answer only from this library (citedocs sources lists them)')
-      .option('--version <version>', 'only this version: exact, a range (5.x, ">=4.2 <5") or latest'),
+      .option('--version <version>', VERSION_HELP),
   )).action(async (words: string[], options: CommonOptions & SelectionFlags & ScopeFlags) => {
-    const maxPages = renamedValue(options.maxSelected, options.maxPages, { command: 'ask', old: '--max-pages', replacement: '--max-selected' }, kit.warn);
+    const maxPages = selectedPages('ask', options, kit);
     const { question, ...request } = validRequest(askRequest, { question: words.join(' '), maxTokens: options.maxTokens, maxPages, explain: options.explain === true, library: options.library, version: options.version });
     await kit.withEngine(options, async (engine) => {
       const askOptions = { ...given(request), ...(io.signal === undefined ? {} : { signal: io.signal }) };
@@ -85,4 +85,11 @@ function registerAsk(program: Command, io: CliIo, kit: ProgramKit): void {
       }
     });
   });
+}
+
+const VERSION_HELP = 'only this version: exact, a range (5.x, ">=4.2 <5") or latest';
+
+/** The page budget of search and ask, given as --max-selected or its deprecated name --max-pages (which says so). */
+function selectedPages(command: 'search' | 'ask', options: SelectionFlags, kit: ProgramKit): number | undefined {
+  return renamedValue(options.maxSelected, options.maxPages, { command, old: '--max-pages', replacement: '--max-selected' }, kit.warn);
 }
