@@ -65,6 +65,19 @@ describe('citedocs eval', () => {
     expect(server.requests.length).toBe(requestsBefore);
   });
 
+  it('counts a result nested inside a gold section in insideHit@5 (not hit@5), and reports repeated URLs in the top 5', async () => {
+    const server = await serveSite({
+      '/docs/': '<html><body><main><h1 id="guide">Guide</h1><h2 id="usage">Usage</h2><p>General notes on the library.</p><h3 id="timeouts">Timeouts</h3><p>Set the read timeout in seconds with settimeout().</p></main></body></html>',
+    });
+    servers.push(server);
+    const folder = mkdtempSync(join(tmpdir(), 'citedocs-inside-'));
+    writeFileSync(join(folder, 'q.jsonl'), `${JSON.stringify({ qid: '1', query: 'set the read timeout in seconds', gold: ['#usage'] })}\n`);
+    const result = await cli(['eval', '--questions', join(folder, 'q.jsonl'), '--site', `${server.base}/docs/`, '--db', join(folder, 'i.db'), '--json'], folder);
+    expect(result.code, result.stderr).toBe(0);
+    const metrics = (JSON.parse(result.stdout) as { metrics: Record<string, number> }).metrics;
+    expect(metrics).toMatchObject({ 'hit@5': 0, 'insideHit@5': 1, 'pageHit@5': 1, duplicatesTop5: 0 });
+  });
+
   it('refuses incomplete or conflicting arguments as a usage error', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'citedocs-eval-args-'));
     expect((await cli(['eval'], folder)).code).toBe(2);
