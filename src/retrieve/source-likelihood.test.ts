@@ -37,6 +37,17 @@ describe('sourcePosteriors', () => {
     expect(posteriors.get(1)).toBeLessThan(posteriors.get(2) ?? 0);
   });
 
+  it('ignores a word no library holds (a typo, a name of the asker): it would favour the smallest library', () => {
+    const sources = new Map([
+      [1, library(20_000, { fixture: 2000 })],
+      [2, library(1000, { fixture: 100 })],
+    ]);
+    const without = sourcePosteriors('fixture', sources);
+    const withTypos = sourcePosteriors('fixture my_var fomrat', sources);
+    expect(withTypos.get(1)).toBeCloseTo(without.get(1) ?? 0, 12);
+    expect(withTypos.get(1)).toBeCloseTo(0.5, 1);
+  });
+
   it('finds every library alike when the question has no content words', () => {
     const posteriors = sourcePosteriors('how do I', new Map([
       [1, library(100, {})],

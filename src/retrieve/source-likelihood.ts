@@ -33,7 +33,10 @@ export function contentWords(question: string): string[] {
  * repeats it once outranks the library the question is about.
  */
 export function sourcePosteriors(question: string, statsBySource: ReadonlyMap<number, TermStats>): Map<number, number> {
-  const asked = contentWords(question);
+  // A word no source holds (a typo, the asker's own variable name) says nothing of which source
+  // the question is about; counted, it would favour the smallest source, whose half a passage is
+  // the largest share.
+  const asked = contentWords(question).filter((word) => [...statsBySource.values()].some((stats) => (stats.documentFrequency.get(word) ?? 0) > 0));
   const logLikelihoods = [...statsBySource].map(([source, stats]) => {
     let sum = 0;
     for (const word of asked) sum += Math.log(((stats.documentFrequency.get(word) ?? 0) + 0.5) / (stats.documents + 1));
