@@ -32,4 +32,9 @@ describe('an unscoped search over several libraries', () => {
     expect(new Set(unscoped.results.map((result) => result.library))).toEqual(new Set(['alpha', 'beta']));
     expect(unscoped.results.filter((result) => result.library === 'alpha').map((result) => result.title)).toEqual(['Spinning', 'Quirks']);
   });
+
+  it('orders a question that names several libraries the same way: each one\'s passages as searched alone, not by their statistics together', async () => {
+    const named = await engine.search('spindle quark of alpha or beta', { limit: 14 });
+    expect(named.results.filter((result) => result.library === 'alpha').map((result) => result.title)).toEqual(['Spinning', 'Quirks']);
+  });
 });

@@ -64,24 +64,29 @@ export function createPassageSelection(context: EngineContext): SelectPassages {
  * ("pytest fixture teardown") is retrieved within their latest versions first (their own
  * statistics, as if scoped), then over the whole index for the rest: their passages come first,
  * the others after (`routed`). Otherwise each library is ranked as if searched alone, and the
- * rankings are merged by how likely the question is about each (`orderWithinSources`).
+ * rankings are merged by how likely the question is about each (`orderWithinSources`); so are
+ * the libraries a question names when it names several ("python -m pytest").
  */
 async function retrieveByLibrary(text: string, topK: number, wiring: RetrievalWiring, sourceIds: number[] | undefined, signal: AbortSignal | undefined): Promise<{ retrieval: RetrievalOutcome; routed: boolean }> {
   const index = wiring.store();
   const named = sourceIds === undefined ? await namedLibrarySources(index, text) : undefined;
   const retrieval = await retrieve(text, topK, wiring, signal, sourceIds ?? named);
+  const orderBySource = async (candidates: readonly Candidate[]) =>
+    orderWithinSources(candidates, {
+      question: text,
+      termStatsWithin: (sourceId, words) => index.termStats(words, [sourceId]),
+      sourceOf: await sourceIdOfCandidates(index, candidates),
+      retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
+      maxSources: MAX_SOURCES_REORDERED,
+    });
   if (named !== undefined) {
+    // A question that names several libraries ("python -m pytest") is mostly about one of them.
+    if (named.length > 1) retrieval.candidates = await orderBySource(retrieval.candidates);
     const rest = await retrieve(text, topK, wiring, signal);
     const seen = new Set(retrieval.candidates.map((candidate) => candidate.chunk.id));
     retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
   } else if (sourceIds === undefined) {
-    retrieval.candidates = await orderWithinSources(retrieval.candidates, {
-      question: text,
-      termStatsWithin: (sourceId, words) => index.termStats(words, [sourceId]),
-      sourceOf: await sourceIdOfCandidates(index, retrieval.candidates),
-      retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
-      maxSources: MAX_SOURCES_REORDERED,
-    });
+    retrieval.candidates = await orderBySource(retrieval.candidates);
   }
   return { retrieval, routed: named !== undefined };
 }
