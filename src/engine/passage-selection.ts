@@ -71,8 +71,9 @@ async function retrieveByLibrary(text: string, topK: number, wiring: RetrievalWi
   const index = wiring.store();
   const named = sourceIds === undefined ? await namedLibrarySources(index, text) : undefined;
   const retrieval = await retrieve(text, topK, wiring, signal, sourceIds ?? named);
-  const orderBySource = async (candidates: readonly Candidate[]) =>
+  const orderBySource = async (candidates: readonly Candidate[], among?: readonly number[]) =>
     orderWithinSources(candidates, {
+      ...(among === undefined ? {} : { allSources: among }),
       question: text,
       termStatsWithin: (sourceId, words) => index.termStats(words, [sourceId]),
       sourceOf: await sourceIdOfCandidates(index, candidates),
@@ -81,12 +82,12 @@ async function retrieveByLibrary(text: string, topK: number, wiring: RetrievalWi
     });
   if (named !== undefined) {
     // A question that names several libraries ("python -m pytest") is mostly about one of them.
-    if (named.length > 1) retrieval.candidates = await orderBySource(retrieval.candidates);
+    if (named.length > 1) retrieval.candidates = await orderBySource(retrieval.candidates, named);
     const rest = await retrieve(text, topK, wiring, signal);
     const seen = new Set(retrieval.candidates.map((candidate) => candidate.chunk.id));
     retrieval.candidates.push(...rest.candidates.filter((candidate) => !seen.has(candidate.chunk.id)).slice(0, Math.max(0, topK - retrieval.candidates.length)));
   } else if (sourceIds === undefined) {
-    retrieval.candidates = await orderBySource(retrieval.candidates);
+    retrieval.candidates = await orderBySource(retrieval.candidates, (await index.catalog.sourceNames()).map((source) => source.id));
   }
   return { retrieval, routed: named !== undefined };
 }

@@ -20,12 +20,20 @@ describe('sourcePosteriors', () => {
     expect((posteriors.get(1) ?? 0) + (posteriors.get(2) ?? 0)).toBeCloseTo(1, 12);
   });
 
-  it('compares shares of passages, not counts: a small library that uses the words as often is as likely as a large one', () => {
+  it('compares shares of passages, then counts every passage alike: of two libraries that use the words as often, the larger is likelier by its size', () => {
     const posteriors = sourcePosteriors('fixture teardown', new Map([
-      [1, library(10_000, { fixture: 2000, teardown: 500 })],
-      [2, library(100, { fixture: 20, teardown: 5 })],
+      [1, library(3000, { fixture: 600, teardown: 150 })],
+      [2, library(1000, { fixture: 200, teardown: 50 })],
     ]));
-    expect(posteriors.get(1)).toBeCloseTo(0.5, 1);
+    expect(posteriors.get(1)).toBeCloseTo(0.75, 2);
+  });
+
+  it('lets the words outweigh the sizes: a small library whose passages hold them far more often stays the likelier', () => {
+    const posteriors = sourcePosteriors('fixture teardown', new Map([
+      [1, library(20_000, { fixture: 200, teardown: 20 })],
+      [2, library(1000, { fixture: 300, teardown: 100 })],
+    ]));
+    expect(posteriors.get(2)).toBeGreaterThan(0.99);
   });
 
   it('lowers, without ruling out, a library that lacks a word of the question', () => {
@@ -45,14 +53,14 @@ describe('sourcePosteriors', () => {
     const without = sourcePosteriors('fixture', sources);
     const withTypos = sourcePosteriors('fixture my_var fomrat', sources);
     expect(withTypos.get(1)).toBeCloseTo(without.get(1) ?? 0, 12);
-    expect(withTypos.get(1)).toBeCloseTo(0.5, 1);
   });
 
-  it('finds every library alike when the question has no content words', () => {
+  it('goes by size alone when the question has no content words', () => {
     const posteriors = sourcePosteriors('how do I', new Map([
-      [1, library(100, {})],
-      [2, library(5, {})],
+      [1, library(300, {})],
+      [2, library(100, {})],
     ]));
-    expect([...posteriors.values()]).toEqual([0.5, 0.5]);
+    expect(posteriors.get(1)).toBeCloseTo(0.75, 12);
+    expect(posteriors.get(2)).toBeCloseTo(0.25, 12);
   });
 });

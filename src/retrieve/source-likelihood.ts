@@ -23,7 +23,11 @@ export function contentWords(question: string): string[] {
  * question, when each source is a language model of its passages (query likelihood, as federated
  * search selects a collection). A word's probability in a source is the share of its passages
  * that hold the word, with half a passage added so an absent word lowers a source's likelihood
- * without ruling it out. Sources are equally likely before the question; the result sums to 1.
+ * without ruling it out. Before the question every passage is equally likely to be the one asked
+ * about, so a source is as likely as its share of the passages: a library fifteen times larger
+ * covers that many more topics, and a question a small library's words fit only a little better
+ * (a date question put to a plotting tool and to a whole standard library) is not sent to the
+ * small one with near certainty. The result sums to 1.
  * A source of very few passages is judged on little evidence: half a passage is a large share
  * of it, so it is not pulled toward the whole index (smoothing toward the whole index's shares
  * was measured and routed worse: the whole index is mostly the large libraries themselves).
@@ -40,7 +44,7 @@ export function sourcePosteriors(question: string, statsBySource: ReadonlyMap<nu
   const logLikelihoods = [...statsBySource].map(([source, stats]) => {
     let sum = 0;
     for (const word of asked) sum += Math.log(((stats.documentFrequency.get(word) ?? 0) + 0.5) / (stats.documents + 1));
-    return [source, sum] as const;
+    return [source, Math.log(Math.max(1, stats.documents)) + sum] as const;
   });
   const best = Math.max(...logLikelihoods.map(([, value]) => value));
   const weights = logLikelihoods.map(([source, value]) => [source, Math.exp(value - best)] as const);

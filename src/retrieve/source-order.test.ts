@@ -36,6 +36,18 @@ describe('orderWithinSources', () => {
     expect(ordered[0]?.trace.at(-1)?.detail).toMatch(/own ranking, which the question is about with probability 1\.000/);
   });
 
+  it('ranks every library of a small index alone, even one none of whose passages made the whole-index ranking', async () => {
+    // A large library's passages fill the whole-index ranking; the question's words are a's.
+    const global = [passage('b', 'b1', 0.9), passage('b', 'b2', 0.8)];
+    const own = new Map([
+      [1, [passage('a', 'a1')]],
+      [2, [passage('b', 'b1'), passage('b', 'b2')]],
+    ]);
+    expect(names(await orderWithinSources(global, options(own, stats({ 1: 40, 2: 0 }), { allSources: [1, 2] })))).toEqual(['a1', 'b1']);
+    // More sources than it may re-order: only those the ranking holds.
+    expect(names(await orderWithinSources(global, options(own, stats({ 1: 40, 2: 0 }), { allSources: [1, 2, 3], maxSources: 2 })))).toEqual(['b1', 'b2']);
+  });
+
   it('interleaves the best passages of libraries the question fits alike', async () => {
     const global = [passage('a', 'a2', 0.9), passage('a', 'a3', 0.8), passage('a', 'a1', 0.7), passage('b', 'b1', 0.6)];
     const own = new Map([

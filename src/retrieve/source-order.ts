@@ -12,6 +12,12 @@ export interface SourceOrderOptions {
   termStatsWithin: (sourceId: number, words: readonly string[]) => Promise<TermStats>;
   /** Sources re-ordered at most (the most frequent in the ranking first): bounds the extra retrievals. */
   maxSources: number;
+  /**
+   * Every source of the index, when there are no more than `maxSources`: each is ranked alone
+   * even if none of its passages made the whole-index ranking (a large library's passages can
+   * fill all of it). Undefined: only the sources the ranking holds.
+   */
+  allSources?: readonly number[];
 }
 
 /**
@@ -35,8 +41,9 @@ export async function orderWithinSources(candidates: readonly Candidate[], optio
   const sources = candidates.map((candidate) => options.sourceOf(candidate));
   const frequency = new Map<number, number>();
   for (const source of sources) if (source !== undefined) frequency.set(source, (frequency.get(source) ?? 0) + 1);
-  if (frequency.size < 2) return [...candidates];
-  const chosen = [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.maxSources).map(([source]) => source);
+  const everySource = options.allSources !== undefined && options.allSources.length <= options.maxSources ? [...new Set(options.allSources)] : undefined;
+  if ((everySource ?? [...frequency.keys()]).length < 2) return [...candidates];
+  const chosen = everySource ?? [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.maxSources).map(([source]) => source);
   if (chosen.length === 0) return [...candidates];
   const asked = contentWords(options.question);
   const [own, stats] = await Promise.all([
