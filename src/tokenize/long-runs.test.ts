@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countInLinearTime, MAX_RUN_LENGTH } from './long-runs.js';
+import fc from 'fast-check';
+import { countInLinearTime, hasLongRun, LONG_RUNS, MAX_RUN_LENGTH } from './long-runs.js';
 import { loadTokenizer } from './tokenizer.js';
 
 /** A count function that records what it was given. */
@@ -50,5 +51,19 @@ describe('loadTokenizer on hostile input', () => {
     const count = tokenizer.count('a'.repeat(200_000));
     // 'a' × 8 is one o200k token: 25,000 for the whole, give or take one per slice.
     expect(Math.abs(count - 25_000)).toBeLessThanOrEqual(200_000 / MAX_RUN_LENGTH);
+  });
+});
+
+describe('hasLongRun', () => {
+  it('finds exactly the runs the long-run pattern matches, for any mix of letters, marks, digits, symbols, spaces and surrogates', () => {
+    const pieces = ['a', 'Z', '漢', 'é', '\u0301', '7', '٣', '=', '-', '\u00a0', ' ', '\n', '\t', '😀', '\uD800', '\uDC00', '𝔸'];
+    const runOf = fc.record({ piece: fc.constantFrom(...pieces), length: fc.integer({ min: 1, max: MAX_RUN_LENGTH + 2 }) });
+    fc.assert(
+      fc.property(fc.array(runOf, { maxLength: 6 }), (runs) => {
+        const text = runs.map(({ piece, length }) => piece.repeat(length)).join('');
+        expect(hasLongRun(text)).toBe(new RegExp(LONG_RUNS.source, 'u').test(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
