@@ -65,6 +65,28 @@ describe('extractHtml main content', () => {
     expect(result.links).toEqual(['https://d.example/other.html']);
   });
 
+  it('keeps an anchored h1 that repeats the part of <title> with a site word as the page title and heading ("Writing Your Docs - MkDocs")', () => {
+    const html = page('<div role="main"><h1 id="writing-your-docs">Writing your docs</h1><p>How to lay out your files.</p><h2 id="file-layout">File layout</h2><p>Body.</p></div>', '<title>Writing Your Docs - MkDocs</title>');
+    const { title, headings, markdown } = extractHtml(html, 'https://d.example/user-guide/writing-your-docs.html');
+    expect(title).toBe('Writing your docs');
+    expect(headings[0]).toEqual({ level: 1, text: 'Writing your docs', anchor: 'writing-your-docs' });
+    expect(markdown).toContain('Writing your docs');
+  });
+
+  it('still drops a banner h1 without an anchor that only names the site', () => {
+    const html = page('<main><h1>Widgetlib documentation</h1><h2 id="install">Install</h2><p>Body.</p></main>', '<title>Install — Widgetlib documentation</title>');
+    const { title, headings } = extractHtml(html, 'https://d.example/install.html');
+    expect(title).toBe('Install');
+    expect(headings.map((heading) => heading.text)).toEqual(['Install']);
+  });
+
+  it('takes <title> when the page has several h1s: they are its sections, not its name', () => {
+    const html = page('<main><h1 id="overview"><span>1. </span>Overview</h1><p>A.</p><h1 id="syntax"><span>2. </span>Syntax</h1><p>B.</p></main>', '<title>SQLite FTS5 Extension</title>');
+    const { title, headings } = extractHtml(html, 'https://d.example/fts5.html');
+    expect(title).toBe('SQLite FTS5 Extension');
+    expect(headings.map((heading) => heading.anchor)).toEqual(['overview', 'syntax']);
+  });
+
   it('turns code into fenced blocks with their language, tables into GFM, links absolute, images into alt text', () => {
     const html = page(`<main><h1>T</h1>
       <pre><code class="language-sql">CREATE INDEX i ON t (c);</code></pre>

@@ -8,12 +8,12 @@ import { domToHast } from './dom-to-hast.js';
 import { markSections } from './entries.js';
 import { applyGeneratorTransforms } from './generator-transforms.js';
 import { detectGenerator } from './generators.js';
-import { collectPageAnchors } from './heading-anchors.js';
+import { collectPageAnchors, findSectionAnchor } from './heading-anchors.js';
 import { applyLimits, MAX_NESTING, MAX_WORD_CHARS } from './limits.js';
 import { selectMainContent } from './main-content.js';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown-converter.js';
 import { parseHtml } from './parse-html.js';
-import { isSiteName, pageTitle, splitDocumentTitle } from './page-title.js';
+import { isSiteName, pageFirst, pageTitle, splitDocumentTitle } from './page-title.js';
 
 export interface ExtractedHtml {
   title: string;
@@ -47,7 +47,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const anchors = collectPageAnchors($);
   const served = new Set(anchors);
   const links = collectLinks($, baseUrl);
-  const titleParts = splitDocumentTitle($);
+  let titleParts = splitDocumentTitle($);
   const canonical = resolveUrl($('link[rel~="canonical"][href]').first().attr('href') ?? '', baseUrl);
   const emptyShell = isEmptyShell($);
 
@@ -56,9 +56,15 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const generatorTitle = firstText($, profile?.title ?? []);
   applyGeneratorTransforms($, main.element, profile?.name);
   removeInnerChrome($, main.element);
-  // A theme's banner h1 that only names the site is not the page's heading.
+  // A theme's banner h1 that only names the site is not the page's heading. One that is a section
+  // of the page (it has an anchor) names the page: the part of `<title>` it repeats is the page's
+  // ("Writing Your Docs - MkDocs" read site-first because "Docs" is a site word).
   const firstH1 = within($, main.element, 'h1').first();
-  if (firstH1.length > 0 && isSiteName(cleanHeadingText(firstH1.text()), titleParts)) firstH1.remove();
+  const firstH1Element = firstH1.get(0);
+  if (firstH1Element !== undefined && isSiteName(cleanHeadingText(firstH1.text()), titleParts)) {
+    if (findSectionAnchor(firstH1Element, served, main.element.get(0)) === undefined) firstH1.remove();
+    else titleParts = pageFirst(titleParts);
+  }
   const headings = markSections($, main.element, served);
 
   // Link tooltips repeat nearby text in every passage and cost tokens: links keep their text only.
@@ -87,9 +93,10 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   };
 }
 
-function firstHeading(headings: readonly Heading[]): { firstH1?: string } {
-  const h1 = headings.find((heading) => heading.level === 1)?.text;
-  return h1 === undefined ? {} : { firstH1: h1 };
+function firstHeading(headings: readonly Heading[]): { firstH1?: string; h1Count: number } {
+  const h1s = headings.filter((heading) => heading.level === 1);
+  const h1 = h1s[0]?.text;
+  return h1 === undefined ? { h1Count: 0 } : { firstH1: h1, h1Count: h1s.length };
 }
 
 function firstText($: CheerioAPI, selectors: readonly string[]): string | undefined {

@@ -44,17 +44,23 @@ const GENERIC_HEADING = /^(?:name|synopsis|description|documentation|contents|ta
  * The title a person would give the page: the generator's own title element when it has one
  * (Doxygen's `.headertitle`, Asciidoctor's `#header h1`), else the content's first h1 unless it
  * only names the site (a theme's banner) or a part of every page (`NAME`), or `<title>` names
- * the same thing more fully (`petsc4py.PETSc.KSP.Type` for "Class Type"); else `<title>`
- * without the site's name.
+ * the same thing more fully (`petsc4py.PETSc.KSP.Type` for "Class Type"), or the page has
+ * several h1s (they are its sections: SQLite's "1. Overview", "2. Syntax" under `<title>`
+ * "SQLite FTS5 Extension"); else `<title>` without the site's name.
  */
-export function pageTitle(candidates: { generatorTitle?: string; firstH1?: string; parts: TitleParts; url: string }): string {
+export function pageTitle(candidates: { generatorTitle?: string; firstH1?: string; h1Count?: number; parts: TitleParts; url: string }): string {
   const { generatorTitle, firstH1, parts } = candidates;
   if (generatorTitle !== undefined && generatorTitle !== '') return generatorTitle;
   if (firstH1 !== undefined && firstH1 !== '' && !isSiteName(firstH1, parts)) {
-    if (parts.page !== '' && (isGeneric(firstH1) || qualifies(parts.page, firstH1))) return parts.page;
+    if (parts.page !== '' && (isGeneric(firstH1) || qualifies(parts.page, firstH1) || (candidates.h1Count ?? 1) > 1)) return parts.page;
     return firstH1;
   }
   return parts.page || candidates.url;
+}
+
+/** The parts of `<title>` the other way round: the one read as the site is the page's. */
+export function pageFirst(parts: TitleParts): TitleParts {
+  return parts.site === undefined ? parts : { page: parts.site, site: parts.page };
 }
 
 function isGeneric(heading: string): boolean {
