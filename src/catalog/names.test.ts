@@ -17,6 +17,10 @@ describe('default library names and versions', () => {
     ['pytest documentation', 'pytest'],
     ['libssh: The SSH Library', 'libssh'],
     ['Gnuplot 5.4 Manual', 'gnuplot'],
+    ['git(1) Manual Page', 'git'],
+    ['SQLite Home Page', 'sqlite'],
+    ['Directory listing for /', undefined],
+    ['Index of /docs/', undefined],
   ])('names a site on an address by its title %s: %s', (title, expected) => {
     expect(libraryNameFromTitle(title)).toBe(expected);
   });

@@ -25,12 +25,23 @@ export function libraryNameFromHost(url: string): string | undefined {
   return name === undefined ? undefined : normaliseLibraryName(name);
 }
 
-/** "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" → gnuplot. */
+/** A web server's listing of a folder ("Directory listing for /", "Index of /docs"): it names no library. */
+const FOLDER_LISTING = /^(?:directory listing for|index of)\s+\//i;
+
+/**
+ * "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" →
+ * gnuplot, "git(1) Manual Page" → git, "SQLite Home Page" → sqlite; undefined for a folder
+ * listing.
+ */
 export function libraryNameFromTitle(title: string): string | undefined {
+  if (FOLDER_LISTING.test(title.trim())) return undefined;
   const first = title
     .split(/\s[-–—|:]\s|:\s|\s\|\s/)[0]
-    ?.replace(/\b(documentation|docs|manual|reference|guide|home|welcome to|the)\b/gi, ' ')
+    // A man page's section, `git(1)`, is no part of the name.
+    ?.replace(/\(\d\w*\)/g, ' ')
+    .replace(/\b(documentation|docs|manual|reference|guide|home|page|welcome to|the)\b/gi, ' ')
     .replace(/\bv?\d+(\.\d+)*\b/g, ' ')
+    .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')
     .trim();
   if (first === undefined || first === '') return undefined;
   const words = first.split(/\s+/).slice(0, 3).join(' ');

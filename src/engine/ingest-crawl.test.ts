@@ -118,3 +118,21 @@ describe('ingest in several runs', () => {
     await engine.close();
   });
 });
+
+describe('the library name an ingest gives a site on an address', () => {
+  it('names it by the start page title, a man page without its section, and by the URL folder when the title is a folder listing', async () => {
+    const site = await editableSite({
+      '/git/': htmlPage('git(1) Manual Page', ['a.html']),
+      '/git/a.html': htmlPage('Alpha'),
+      '/widgetlib/': htmlPage('Directory listing for /widgetlib/', ['b.html']),
+      '/widgetlib/b.html': htmlPage('Beta'),
+    });
+    const engine = createEngine({ dbPath: dbPath() });
+    try {
+      expect(await engine.ingest(`${site.server.base}/git/`)).toMatchObject({ library: 'git', version: 'latest' });
+      expect(await engine.ingest(`${site.server.base}/widgetlib/`)).toMatchObject({ library: 'widgetlib', version: 'latest' });
+    } finally {
+      await engine.close();
+    }
+  });
+});

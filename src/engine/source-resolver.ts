@@ -57,7 +57,11 @@ export function sourceResolver(request: SourceRequest): SourceResolver {
       let library = request.library?.trim() ?? previous?.library;
       const version = request.version?.trim().replace(/^v(?=\d)/i, '') ?? previous?.version ?? versionFromUrl(request.rootUrl) ?? 'latest';
       if (library === undefined) {
-        const derived = libraryNameFromHost(request.rootUrl) ?? libraryNameFromTitle(firstPage.title) ?? (request.path === undefined ? undefined : libraryNameFromPath(request.path)) ?? 'docs';
+        const derived =
+          libraryNameFromHost(request.rootUrl) ??
+          libraryNameFromTitle(firstPage.title) ??
+          libraryNameFromPath(request.path ?? (URL.canParse(request.rootUrl) ? new URL(request.rootUrl).pathname : '')) ??
+          'docs';
         library = derived;
         for (let suffix = 2; sources.some((other) => other.library === library && other.version === version && other.rootUrl !== request.rootUrl); suffix += 1) library = `${derived}-${suffix}`;
       }
