@@ -71,6 +71,15 @@ export const retrieveConfigSchema = z
          * ("config file" → `configfile`), when the index holds that word (no LLM needed).
          */
         compounds: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(1) }).prefault({}),
+        /**
+         * Term proximity: a passage whose words stand together as the question's neighbouring words
+         * do ("set the output to a file" for "output file") gains up to `weight` of its score, by the
+         * share of those pairs found within `window` words (no LLM needed). Chosen on every set at
+         * once (eval/baselines/README.md): 0.1 and 3 words; 0.2 cost a Python dev question.
+         */
+        proximity: z
+          .strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.1), window: z.number().int().min(1).default(3) })
+          .prefault({}),
         /** HyDE: an LLM-written hypothetical passage, searched in the dense index (needs an LLM and an embedder). */
         hyde: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.8) }).prefault({}),
         /** LLM-written query variants: keywords to BM25, paraphrases to the dense index (needs an LLM). */

@@ -137,6 +137,7 @@ function baseOptions(): HybridOptions {
       prf: { enabled: false, weight: 0.5, feedbackDocs: 3, expansionTerms: 5 },
       aliases: { enabled: false, weight: 1 },
       compounds: { enabled: false, weight: 1 },
+      proximity: { enabled: false, weight: 0.1, window: 3 },
       hyde: { enabled: false, weight: 0.8 },
       expansion: { enabled: false, weight: 0.7, variants: 2 },
       confidentMargin: 0,
@@ -299,6 +300,29 @@ describe('retrieveHybrid, neighbouring words written as one (a TextIndex double)
     const off = createTextIndexDouble({ hits, documentFrequency: { configfile: 3 } });
     expect((await retrieveHybrid('how does pytest find the rootdir and config file', { index: off }, baseOptions())).lists).toEqual(['bm25:original']);
     expect(off.termStatsCalls).toEqual([]);
+  });
+});
+
+describe('retrieveHybrid, term proximity (a TextIndex double)', () => {
+  // Equal BM25: both hold "output" and "file"; only one says them together.
+  const together = testChunk({ id: 'together', text: 'Redirect the output file with set output. Other words follow here.' });
+  const apart = testChunk({ id: 'apart', text: 'The output of a command is shown. Much later, a file may be read.' });
+  const hits: TextHit[] = [
+    { chunk: apart, bm25: 5 },
+    { chunk: together, bm25: 5 },
+  ];
+
+  it('lifts the passage holding the question’s neighbouring words together, and says so in its trace', async () => {
+    const options = baseOptions();
+    options.techniques = { ...options.techniques, proximity: { enabled: true, weight: 0.1, window: 3 } };
+    const result = await retrieveHybrid('write the output file', { index: createTextIndexDouble({ hits }) }, options);
+    expect(ids(result.candidates)).toEqual(['together', 'apart']);
+    expect(find(result.candidates, 'together').trace.map((step) => step.technique)).toContain('proximity');
+  });
+
+  it('keeps the lists’ order when turned off', async () => {
+    const result = await retrieveHybrid('write the output file', { index: createTextIndexDouble({ hits }) }, baseOptions());
+    expect(ids(result.candidates)).toEqual(['apart', 'together']);
   });
 });
 

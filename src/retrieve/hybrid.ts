@@ -12,11 +12,14 @@ import { joinedPairs } from './compounds.js';
 import { liftGuideSections } from './guide-sections.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
+import { liftByProximity } from './proximity.js';
 
 export interface TechniqueSettings {
   prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
   aliases: { enabled: boolean; weight: number };
   compounds: { enabled: boolean; weight: number };
+  /** Passages that hold the question's neighbouring words close together are lifted (`liftByProximity`). */
+  proximity: { enabled: boolean; weight: number; window: number };
   hyde: { enabled: boolean; weight: number };
   expansion: { enabled: boolean; weight: number; variants: number };
   /** Skip every expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
@@ -158,7 +161,9 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
       candidates = fuseLists(lists, options.fusion);
     }
   }
-  const top = candidates.slice(0, options.topK);
+  // Among the candidates kept only: a lift of at most `weight` rarely carries one in from further down.
+  const kept = candidates.slice(0, options.topK);
+  const top = techniques.proximity.enabled ? liftByProximity(kept, question, techniques.proximity) : kept;
   logger('retrieve').info({ lists: lists.length, candidates: top.length, confident, ms: elapsedMs(started) }, 'candidates retrieved');
   return { candidates: options.guides.enabled ? liftGuideSections(top) : top, lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
 }
