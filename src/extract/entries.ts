@@ -230,6 +230,14 @@ function leadOf($: CheerioAPI, item: Element): string {
 /** Class names of blocks that head an entry: Haddock's `src`, pydoctor's `functionHeader`, RDoc's `method-heading`, `signature`, `decl`. */
 const PSEUDO_HEADING_CLASS = /heading|header|signature|decl|\b(?:src|sig|term|memname|name|caption|title)\b/i;
 const NAME_ELEMENTS = new Set(['b', 'strong', 'code', 'tt', 'kbd', 'samp', 'var', 'dfn']);
+/** What may stand between names in a syntax line: `<b>PRAGMA x;<br>PRAGMA x = </b><i>value</i><b>;</b>`. */
+const SYNTAX_LINE_ELEMENTS = new Set([...NAME_ELEMENTS, 'i', 'em', 'br']);
+
+/** A block's visible children are a name, or a syntax line of names and placeholders, with no loose text. */
+function isNameLine(visible: readonly AnyNode[]): boolean {
+  if (visible.length === 1) return visible[0]?.type === 'tag' && NAME_ELEMENTS.has(visible[0].name);
+  return visible.length > 1 && visible.every((node) => node.type === 'tag' && SYNTAX_LINE_ELEMENTS.has(node.name)) && visible.some((node) => node.type === 'tag' && NAME_ELEMENTS.has(node.name));
+}
 
 /**
  * Short blocks that act as an entry's heading without being one: Haddock's `p.src`, RDoc's
@@ -240,7 +248,7 @@ function markPseudoHeadings($: CheerioAPI, root: Element, served: ReadonlySet<st
   for (const element of selectAll('p, div', root)) {
     // Cheap tests first: most paragraphs are neither a lone name nor of a heading class.
     const visible = element.children.filter((child) => !(child.type === 'text' && isBlankText(child.data)) && !isAnchorMarker(child));
-    const onlyName = visible.length === 1 && visible[0]?.type === 'tag' && NAME_ELEMENTS.has(visible[0].name);
+    const onlyName = isNameLine(visible);
     if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
     if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
     const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();

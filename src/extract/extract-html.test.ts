@@ -40,6 +40,27 @@ describe('extractHtml heading anchors', () => {
     ]);
   });
 
+  it('reads an <a name> that an unclosed paragraph swallowed before the heading (hand-written pages: <p>… <a name><hr><h2>)', () => {
+    const html = page('<main><h1>T</h1><p>Text of the section before.\n<a name="temp_db"></a>\n<hr><h2>Temporary Databases</h2><p>Body.</p></main>');
+    expect(extractHtml(html, 'https://d.example/a.html').headings).toEqual([
+      { level: 1, text: 'T' },
+      { level: 2, text: 'Temporary Databases', anchor: 'temp_db' },
+    ]);
+  });
+
+  it('makes an anchored syntax line an entry of its own, past a hidden title (SQLite: <a name><h style="display:none"><hr><p><b>PRAGMA x;</b>…)', () => {
+    const html = page(`<main><h2 id="toc">List of PRAGMAs</h2><p>Intro.</p>
+      <a name="pragma_busy_timeout"></a><h _id=pragma_busy_timeout style="display:none"> PRAGMA busy_timeout</h><hr>
+      <p><b>PRAGMA busy_timeout;<br>PRAGMA busy_timeout = </b><i>milliseconds</i><b>;</b></p><p>Query or change the busy timeout.</p></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/pragma.html');
+    expect(headings.at(-1)).toEqual({ level: 3, text: 'PRAGMA busy_timeout; PRAGMA busy_timeout = milliseconds;', anchor: 'pragma_busy_timeout' });
+  });
+
+  it('does not take an index target ending the paragraph before a term for the term’s anchor (texinfo’s <span id="index-…">)', () => {
+    const html = page('<main><h2 id="named">Named objects</h2><p>These macros <span id="index-MAYBE_005fSHARED"></span></p><dl><dt><span><code>MAYBE_SHARED(x)</code></span></dt><dd>Whether shared.</dd></dl></main>');
+    expect(extractHtml(html, 'https://d.example/r-exts.html').headings).toEqual([{ level: 2, text: 'Named objects', anchor: 'named' }]);
+  });
+
   it('lists every id and a[name] of the page as a valid anchor, chrome included', () => {
     const html = page('<nav id="sidebar"><a href="/x">x</a></nav><main><h1>T</h1><p id="para">p</p><a name="legacy"></a></main>');
     expect(extractHtml(html, 'https://d.example/').anchors.sort()).toEqual(['legacy', 'para', 'sidebar']);

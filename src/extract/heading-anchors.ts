@@ -66,7 +66,12 @@ function isNothing(node: AnyNode): boolean {
   if (node.type === 'text') return isBlankText(node.data);
   if (node.type !== 'tag') return true;
   if (SKIPPABLE.has(node.name)) return true;
-  return isAnchorMarker(node);
+  return isAnchorMarker(node) || isHidden(node);
+}
+
+/** An element the page never shows: `hidden`, or `display:none` in its own style (SQLite's `<h style="display:none">` search titles). */
+function isHidden(element: Element): boolean {
+  return element.attribs['hidden'] !== undefined || /(?:^|;)\s*display\s*:\s*none\b/i.test(element.attribs['style'] ?? '');
 }
 
 /**
@@ -122,13 +127,25 @@ function innerTarget(start: Element, spanTargets: boolean): string | undefined {
   return undefined;
 }
 
-/** Empty targets right before `element` (nearest first), skipping what holds nothing. */
+/**
+ * Empty targets right before `element` (nearest first), skipping what holds nothing; also those
+ * ending the paragraph before it, where the parser put them when that `<p>` was never closed
+ * (`<p>text <a name="x"></a><hr><p><b>x</b>`: the `<hr>` closes the paragraph around the target).
+ */
 function collectPrecedingMarkers(element: Element, into: Element[]): void {
-  let previous = element.prev;
+  const previous = collectMarkersBackFrom(element.prev, into, () => true);
+  // Only `<a>` targets there: a paragraph that ends in `<span id>`s holds index entries for its own words (texinfo's `index-…`).
+  if (previous !== null && previous.type === 'tag' && previous.name === 'p') collectMarkersBackFrom(previous.lastChild, into, (marker) => marker.name === 'a');
+}
+
+/** Collects the targets from `node` backwards while nodes hold nothing; returns the first node that holds something. */
+function collectMarkersBackFrom(node: AnyNode | null, into: Element[], accept: (marker: Element) => boolean): AnyNode | null {
+  let previous = node;
   while (previous !== null && isNothing(previous)) {
-    if (isAnchorMarker(previous)) into.push(previous);
+    if (isAnchorMarker(previous) && accept(previous)) into.push(previous);
     previous = previous.prev;
   }
+  return previous;
 }
 
 /** Whether nothing a reader sees comes before the element inside its parent. */
