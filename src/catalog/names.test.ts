@@ -19,6 +19,8 @@ describe('default library names and versions', () => {
     ['Gnuplot 5.4 Manual', 'gnuplot'],
     ['git(1) Manual Page', 'git'],
     ['SQLite Home Page', 'sqlite'],
+    ['Crate proc_macro2', 'proc-macro2'],
+    ['package http', 'http'],
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
   ])('names a site on an address by its title %s: %s', (title, expected) => {

@@ -30,8 +30,8 @@ const FOLDER_LISTING = /^(?:directory listing for|index of)\s+\//i;
 
 /**
  * "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" →
- * gnuplot, "git(1) Manual Page" → git, "SQLite Home Page" → sqlite; undefined for a folder
- * listing.
+ * gnuplot, "git(1) Manual Page" → git, "SQLite Home Page" → sqlite, "Crate proc_macro2" →
+ * proc-macro2; undefined for a folder listing.
  */
 export function libraryNameFromTitle(title: string): string | undefined {
   if (FOLDER_LISTING.test(title.trim())) return undefined;
@@ -39,6 +39,8 @@ export function libraryNameFromTitle(title: string): string | undefined {
     .split(/\s[-–—|:]\s|:\s|\s\|\s/)[0]
     // A man page's section, `git(1)`, is no part of the name.
     ?.replace(/\(\d\w*\)/g, ' ')
+    // What a generator calls the thing documented: rustdoc's "Crate serde", pkgsite's "package http".
+    .replace(/^\s*(?:crate|package|module)\s+(?=\S)/i, '')
     .replace(/\b(documentation|docs|manual|reference|guide|home|page|welcome to|the)\b/gi, ' ')
     .replace(/\bv?\d+(\.\d+)*\b/g, ' ')
     .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')
