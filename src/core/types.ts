@@ -31,6 +31,8 @@ export interface Page {
   aliases?: string[];
   /** The chunking settings its stored chunks were made with. */
   chunking?: string;
+  /** The version the page says its documentation is of, as read (not stored): what an ingest names a source's version by when nothing else does. */
+  siteVersion?: string;
 }
 
 /** A passage of a page. Its URL is fixed from the page at chunking time, never re-derived. */
@@ -188,6 +190,8 @@ export interface ExtractedDocument {
   markdown: string;
   headings: Heading[];
   anchors: string[];
+  /** The version the page says its documentation is of ("pytest 7.2 documentation" in its title), when it says one. */
+  siteVersion?: string;
 }
 
 /**

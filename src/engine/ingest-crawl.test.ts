@@ -136,3 +136,26 @@ describe('the library name an ingest gives a site on an address', () => {
     }
   });
 });
+
+describe('the version an ingest gives a site', () => {
+  it('is the one the start page says it documents, unless the URL path or --version says one', async () => {
+    const site = await editableSite({
+      '/widget/': htmlPage('Home — Widgetlib 3.2 documentation', ['a.html']),
+      '/widget/a.html': htmlPage('Alpha'),
+      '/gadget/4.1/': htmlPage('Home — Gadget 4.0 documentation'),
+      '/tool/': htmlPage('Home — Tool 1.5 documentation'),
+      '/plain/': htmlPage('Plain docs home'),
+    });
+    const engine = createEngine({ dbPath: dbPath() });
+    try {
+      expect(await engine.ingest(`${site.server.base}/widget/`, { library: 'widget' })).toMatchObject({ library: 'widget', version: '3.2' });
+      expect(await engine.ingest(`${site.server.base}/gadget/4.1/`, { library: 'gadget' })).toMatchObject({ version: '4.1' });
+      expect(await engine.ingest(`${site.server.base}/tool/`, { library: 'tool', version: '2.0' })).toMatchObject({ version: '2.0' });
+      expect(await engine.ingest(`${site.server.base}/plain/`, { library: 'plain' })).toMatchObject({ version: 'latest' });
+      // Run again, the source keeps the version it was stored under.
+      expect(await engine.ingest(`${site.server.base}/widget/`)).toMatchObject({ library: 'widget', version: '3.2' });
+    } finally {
+      await engine.close();
+    }
+  });
+});

@@ -21,7 +21,7 @@ export interface SourceRequest {
 /** Decides, on the first page an ingest stores, which source (library@version) its pages belong to. */
 export interface SourceResolver {
   /** The source's id, created or found on the first call. */
-  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url'>): Promise<number>;
+  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url' | 'siteVersion'>): Promise<number>;
   /** The source once resolved. */
   resolved(): StoredSource | undefined;
   /** Whether a stored page is this ingest's to revalidate or remove: never another source's. */
@@ -42,7 +42,8 @@ export function assertLibraryName(library: string | undefined, version: string |
  * Names the source of an ingest: the library and version given; else those of the source
  * already read from this root URL (a re-ingest keeps its names); else a library named by the
  * host (or the first page's title when the host is an address, or the folder's name) at the
- * version in the URL path, else `latest`. A derived name another root URL already uses gets a
+ * version in the URL path, else the one the first page says it documents ("pytest 7.2
+ * documentation"), else `latest`. A derived name another root URL already uses gets a
  * suffix (`-2`), so two sites never merge unless the user names them the same.
  */
 export function sourceResolver(request: SourceRequest): SourceResolver {
@@ -55,7 +56,7 @@ export function sourceResolver(request: SourceRequest): SourceResolver {
       const sources = await store.catalog.listSources();
       const previous = request.library === undefined && request.version === undefined ? await existingByRoot(store) : undefined;
       let library = request.library?.trim() ?? previous?.library;
-      const version = request.version?.trim().replace(/^v(?=\d)/i, '') ?? previous?.version ?? versionFromUrl(request.rootUrl) ?? 'latest';
+      const version = request.version?.trim().replace(/^v(?=\d)/i, '') ?? previous?.version ?? versionFromUrl(request.rootUrl) ?? firstPage.siteVersion ?? 'latest';
       if (library === undefined) {
         const derived =
           libraryNameFromHost(request.rootUrl) ??

@@ -14,9 +14,12 @@ import { selectMainContent } from './main-content.js';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown-converter.js';
 import { parseHtml } from './parse-html.js';
 import { isSiteName, pageFirst, pageTitle, splitDocumentTitle } from './page-title.js';
+import { siteVersion } from './site-version.js';
 
 export interface ExtractedHtml {
   title: string;
+  /** The version the page says its documentation is of (`siteVersion`), if it says one. */
+  siteVersion?: string;
   markdown: string;
   headings: Heading[];
   /** Every id and a[name] of the page as served: the only anchors a link to it may use. */
@@ -48,6 +51,8 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const served = new Set(anchors);
   const links = collectLinks($, baseUrl);
   let titleParts = splitDocumentTitle($);
+  // Read before chrome goes: generators print it in their header (Doxygen's project number).
+  const version = siteVersion($, titleParts);
   const canonical = resolveUrl($('link[rel~="canonical"][href]').first().attr('href') ?? '', baseUrl);
   const emptyShell = isEmptyShell($);
 
@@ -82,6 +87,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const title = pageTitle({ ...(generatorTitle === undefined ? {} : { generatorTitle }), ...firstHeading(headings), parts: titleParts, url: pageUrl });
   return {
     title,
+    ...(version === undefined ? {} : { siteVersion: version }),
     markdown,
     headings,
     anchors,

@@ -5,5 +5,6 @@ export type PageFacts = Pick<Page, 'contentHash' | 'fetchedAt' | 'source'> & Par
 
 /** A page at `url` (its own canonical URL) from its extracted document and what its source knows of it. */
 export function pageFromDocument(url: string, document: ExtractedDocument, facts: PageFacts): Page {
-  return { url, canonicalUrl: url, title: document.title, markdown: document.markdown, headings: document.headings, anchors: document.anchors, ...facts };
+  const { siteVersion } = document;
+  return { url, canonicalUrl: url, title: document.title, markdown: document.markdown, headings: document.headings, anchors: document.anchors, ...facts, ...(siteVersion === undefined ? {} : { siteVersion }) };
 }

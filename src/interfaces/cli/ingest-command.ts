@@ -41,7 +41,7 @@ export function registerIngestCommand(program: Command, io: CliIo, kit: ProgramK
       .description('crawl a docs site (http/https URL), read a folder of Markdown/HTML, or a git repository\'s docs folder at each tag (--git), into the index; run again to update it')
       .argument('[source]', 'start URL or folder (none with --git)')
       .option('--library <name>', 'the library these docs are of (default: the name it was ingested under, else one from the host or the start page title)')
-      .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else latest)')
+      .option('--version <version>', 'their version (default: the version in the URL path, like /docs/5.2/, else the one the start page names, like "PostgreSQL 15.20 Documentation", else latest)')
       .option('--max-requests <n>', 'stop after this many requests (files, for a folder); the next run continues', positiveInteger)
       .addOption(deprecatedAlias('--max-pages <n>', '--max-requests', positiveInteger))
       .option('--max-depth <n>', 'follow links at most this many steps from the start page', nonNegativeInteger)

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { extractHtml } from './extract-html.js';
+
+const versionOf = (head: string, body = '<main><h1>Home</h1><p>Text.</p></main>') => extractHtml(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, 'https://d.example/index.html').siteVersion;
+
+describe('the version a page says its documentation is of', () => {
+  it.each([
+    ['<title>Fixtures — pytest 7.2 documentation</title>', '7.2'],
+    ['<title>PostgreSQL 15.20 Documentation</title>', '15.20'],
+    ['<title>3.11.2 Documentation</title>', '3.11.2'],
+    ['<title>Guide - Widgetlib v2.0.0-rc1 docs</title>', '2.0.0-rc1'],
+  ])('reads it from the site’s part of <title>: %s → %s', (head, expected) => {
+    expect(versionOf(head)).toBe(expected);
+  });
+
+  it.each([
+    ['<title>What’s New In Python 3.12</title>'],
+    ['<title>Release notes for 2023</title>'],
+    ['<title>Python 3 documentation</title>'],
+    ['<title>Getting started — MkDocs</title>'],
+  ])('reads none from a page’s own subject or a number that is no release: %s', (head) => {
+    expect(versionOf(head)).toBeUndefined();
+  });
+
+  it('reads the generator’s own version element, even where it is chrome (Doxygen’s project number, rustdoc’s crate version)', () => {
+    expect(versionOf('<title>libssh: libssh</title>', '<div id="top"><div id="projectname">libssh&#160;<span id="projectnumber">0.10.6</span></div></div><div class="contents"><p>Text.</p></div>')).toBe('0.10.6');
+    expect(versionOf('<title>proc_macro2 - Rust</title>', '<nav class="sidebar"><div class="sidebar-elems"><ul><li class="version">Version 1.0.49</li></ul></div></nav><main><h1>Crate proc_macro2</h1></main>')).toBe('1.0.49');
+  });
+});

@@ -1,0 +1,26 @@
+import type { CheerioAPI } from 'cheerio';
+import { cleanHeadingText } from './chrome.js';
+import type { TitleParts } from './page-title.js';
+
+/** A release number: 7.2, 3.11.2, 0.10.6, 2.0.0-rc1. A lone number (a year, "Python 3") is not one. */
+const RELEASE = /(?<![\p{L}\p{N}.])v?(\d+\.\d+(?:\.\d+)?(?:-?(?:rc|a|b|alpha|beta|dev|post)\.?\d*)?)(?![\p{L}\p{N}]|\.\d)/iu;
+/** Words that say a title names documentation as a whole, not one of its pages. */
+const DOCUMENTATION_WORDS = /\b(?:documentation|docs|manual|handbook|reference|user guide|api)\b/i;
+/** Where generators print the version they document: Doxygen's PROJECT_NUMBER, rustdoc's crate version. */
+const VERSION_ELEMENTS = ['#projectnumber', '.sidebar-crate .version', 'nav.sidebar .version'];
+
+/**
+ * The version the page says its documentation is of, when it says so: the generator's own
+ * version element, else a release number in the site's part of `<title>` ("Fixtures — pytest 7.2
+ * documentation"), or in a `<title>` that names documentation as a whole ("PostgreSQL 15.20
+ * Documentation"). A page's own subject ("What's New In Python 3.12") is not the site's version.
+ */
+export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefined {
+  for (const selector of VERSION_ELEMENTS) {
+    const text = cleanHeadingText($(selector).first().text()).replace(/^version\s*/i, '');
+    const found = RELEASE.exec(text);
+    if (found !== null && found[0].length === text.length) return found[1];
+  }
+  const site = parts.site ?? (DOCUMENTATION_WORDS.test(parts.page) ? parts.page : undefined);
+  return site === undefined ? undefined : RELEASE.exec(site)?.[1];
+}
