@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { libraryNameFromHost, libraryNameFromTitle, versionFromUrl } from './names.js';
+import { libraryNameFromHost, libraryNameFromTitle, libraryNameFromUrlPath, versionFromUrl } from './names.js';
 import { librariesNamedIn } from './routing.js';
 
 describe('default library names and versions', () => {
@@ -21,10 +21,22 @@ describe('default library names and versions', () => {
     ['SQLite Home Page', 'sqlite'],
     ['Crate proc_macro2', 'proc-macro2'],
     ['package http', 'http'],
+    ['Package Control Documentation', 'package-control'],
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
   ])('names a site on an address by its title %s: %s', (title, expected) => {
     expect(libraryNameFromTitle(title)).toBe(expected);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/widgetlib/', 'widgetlib'],
+    ['http://127.0.0.1:8080/widgetlib/5.2/en/index.html', 'widgetlib'],
+    ['http://127.0.0.1:8080/my%20lib/stable/', 'my-lib'],
+    ['http://127.0.0.1:8080/docs/5.2/', undefined],
+    ['http://127.0.0.1:8080/index.html', undefined],
+    ['http://127.0.0.1:8080/latest/', undefined],
+  ])('names a site on an address with no title to go by from its URL’s folders: %s → %s', (url, expected) => {
+    expect(libraryNameFromUrlPath(url)).toBe(expected);
   });
 
   it.each([

@@ -1,7 +1,8 @@
 /**
  * Library names and versions as an ingest defaults them: a name from the site's host (or its
  * start page's title when the host says nothing, like 127.0.0.1), a version from the URL path
- * (`/docs/5.2/`, `/v4/`, `/15/`), else `latest`.
+ * (`/docs/5.2/`, `/v4/`, `/15/`); the ingest falls back to the version the start page names,
+ * else `latest`.
  */
 
 /** The spelling names are compared in: lower case, `-`, `_`, `.` and spaces all one `-`. */
@@ -39,8 +40,8 @@ export function libraryNameFromTitle(title: string): string | undefined {
     .split(/\s[-–—|:]\s|:\s|\s\|\s/)[0]
     // A man page's section, `git(1)`, is no part of the name.
     ?.replace(/\(\d\w*\)/g, ' ')
-    // What a generator calls the thing documented: rustdoc's "Crate serde", pkgsite's "package http".
-    .replace(/^\s*(?:crate|package|module)\s+(?=\S)/i, '')
+    // What a generator calls the one thing documented: rustdoc's "Crate serde", pkgsite's "package http".
+    .replace(/^\s*(?:crate|package|module)\s+(?=\S+\s*$)/i, '')
     .replace(/\b(documentation|docs|manual|reference|guide|home|page|welcome to|the)\b/gi, ' ')
     .replace(/\bv?\d+(\.\d+)*\b/g, ' ')
     .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')
@@ -59,6 +60,22 @@ export function libraryNameFromPath(path: string): string | undefined {
 }
 
 const VERSION_SEGMENT = /^v?(\d+(?:\.\d+){0,2}|\d+\.x)$/i;
+/** Folders that name a channel or a language, not a library: `/en/stable/`, `/latest/`. */
+const CHANNEL_SEGMENT = /^(?:latest|stable|current|master|main|dev|next|[a-z]{2}(?:[-_][a-z]{2})?)$/i;
+
+/** The last folder of a site's start URL that names something (`/widgetlib/5.2/en/index.html` → widgetlib); undefined when none does. */
+export function libraryNameFromUrlPath(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const folders = new URL(url).pathname.split('/').slice(0, -1).map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  const named = folders.filter((segment) => segment !== '' && !VERSION_SEGMENT.test(segment) && !CHANNEL_SEGMENT.test(segment));
+  return named.length === 0 ? undefined : libraryNameFromPath(named.join('/'));
+}
 
 /** A version in the URL's path: `/docs/5.2/` → 5.2, `/v4/` → 4, `/15/` → 15; the last such folder wins. */
 export function versionFromUrl(url: string): string | undefined {

@@ -152,8 +152,10 @@ describe('the version an ingest gives a site', () => {
       expect(await engine.ingest(`${site.server.base}/gadget/4.1/`, { library: 'gadget' })).toMatchObject({ version: '4.1' });
       expect(await engine.ingest(`${site.server.base}/tool/`, { library: 'tool', version: '2.0' })).toMatchObject({ version: '2.0' });
       expect(await engine.ingest(`${site.server.base}/plain/`, { library: 'plain' })).toMatchObject({ version: 'latest' });
-      // Run again, the source keeps the version it was stored under.
+      // Run again (its start page now answers 304 and says nothing), the source keeps the version it was stored under.
       expect(await engine.ingest(`${site.server.base}/widget/`)).toMatchObject({ library: 'widget', version: '3.2' });
+      expect(await engine.ingest(`${site.server.base}/widget/`, { library: 'widget' })).toMatchObject({ library: 'widget', version: '3.2' });
+      expect((await engine.listSources()).filter((source) => source.library === 'widget').map((source) => source.version)).toEqual(['3.2']);
     } finally {
       await engine.close();
     }

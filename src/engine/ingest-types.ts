@@ -14,7 +14,7 @@ import type { SourceResolver } from './source-resolver.js';
 export interface IngestOptions {
   /** The library the pages belong to. Default: the source already read from this URL, else one named by the host or the start page's title. */
   library?: string;
-  /** Its version. Default: the source's, else the version in the URL path (`/docs/5.2/`), else `latest`. */
+  /** Its version. Default: the source's, else the version in the URL path (`/docs/5.2/`), else the one the start page names ("PostgreSQL 15.20 Documentation"), else `latest`. */
   version?: string;
   maxPages?: number;
   maxDepth?: number;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryNameFromHost, libraryNameFromPath, libraryNameFromTitle, normaliseLibraryName, versionFromUrl } from '../catalog/names.js';
+import { libraryNameFromHost, libraryNameFromPath, libraryNameFromTitle, libraryNameFromUrlPath, normaliseLibraryName, versionFromUrl } from '../catalog/names.js';
 import { UsageError } from '../core/errors.js';
 import type { Page } from '../core/types.js';
 import type { SourceInput, Store, StoredSource } from '../store/store.js';
@@ -41,7 +41,8 @@ export function assertLibraryName(library: string | undefined, version: string |
 /**
  * Names the source of an ingest: the library and version given; else those of the source
  * already read from this root URL (a re-ingest keeps its names); else a library named by the
- * host (or the first page's title when the host is an address, or the folder's name) at the
+ * host (or the first page's title when the host is an address, else the folder's or URL's last
+ * folder) at the
  * version in the URL path, else the one the first page says it documents ("pytest 7.2
  * documentation"), else `latest`. A derived name another root URL already uses gets a
  * suffix (`-2`), so two sites never merge unless the user names them the same.
@@ -54,14 +55,17 @@ export function sourceResolver(request: SourceRequest): SourceResolver {
     async idFor(store, firstPage) {
       if (source !== undefined) return source.id;
       const sources = await store.catalog.listSources();
-      const previous = request.library === undefined && request.version === undefined ? await existingByRoot(store) : undefined;
+      // A re-ingest of the same root keeps the version it was stored under: the start page may
+      // answer 304 this time, and say nothing of its version.
+      const stored = request.version === undefined ? await existingByRoot(store) : undefined;
+      const previous = stored !== undefined && (request.library === undefined || normaliseLibraryName(request.library) === normaliseLibraryName(stored.library)) ? stored : undefined;
       let library = request.library?.trim() ?? previous?.library;
       const version = request.version?.trim().replace(/^v(?=\d)/i, '') ?? previous?.version ?? versionFromUrl(request.rootUrl) ?? firstPage.siteVersion ?? 'latest';
       if (library === undefined) {
         const derived =
           libraryNameFromHost(request.rootUrl) ??
           libraryNameFromTitle(firstPage.title) ??
-          libraryNameFromPath(request.path ?? (URL.canParse(request.rootUrl) ? new URL(request.rootUrl).pathname : '')) ??
+          (request.path === undefined ? libraryNameFromUrlPath(request.rootUrl) : libraryNameFromPath(request.path)) ??
           'docs';
         library = derived;
         for (let suffix = 2; sources.some((other) => other.library === library && other.version === version && other.rootUrl !== request.rootUrl); suffix += 1) library = `${derived}-${suffix}`;
