@@ -56,6 +56,14 @@ describe('extractHtml heading anchors', () => {
     expect(headings.at(-1)).toEqual({ level: 3, text: 'PRAGMA busy_timeout; PRAGMA busy_timeout = milliseconds;', anchor: 'pragma_busy_timeout' });
   });
 
+  it('does not take an <a id> ending the paragraph before a heading for its anchor (a footnote’s back-reference)', () => {
+    const html = page('<main><h2 id="one">One</h2><p>Text.<a id="fnref1"></a></p><h3>Next</h3><p>Body.</p></main>');
+    expect(extractHtml(html, 'https://d.example/a.html').headings).toEqual([
+      { level: 2, text: 'One', anchor: 'one' },
+      { level: 3, text: 'Next' },
+    ]);
+  });
+
   it('does not take an index target ending the paragraph before a term for the term’s anchor (texinfo’s <span id="index-…">)', () => {
     const html = page('<main><h2 id="named">Named objects</h2><p>These macros <span id="index-MAYBE_005fSHARED"></span></p><dl><dt><span><code>MAYBE_SHARED(x)</code></span></dt><dd>Whether shared.</dd></dl></main>');
     expect(extractHtml(html, 'https://d.example/r-exts.html').headings).toEqual([{ level: 2, text: 'Named objects', anchor: 'named' }]);
@@ -99,6 +107,13 @@ describe('extractHtml main content', () => {
     const { title, headings } = extractHtml(html, 'https://d.example/install.html');
     expect(title).toBe('Install');
     expect(headings.map((heading) => heading.text)).toEqual(['Install']);
+  });
+
+  it('keeps the first h1 when the page has several and <title> names only the site or nothing', () => {
+    for (const head of ['<title>Documentation</title>', '<title>Widget Manual</title>']) {
+      const html = page('<main><h1 id="a">Installing</h1><p>A.</p><h1 id="b">Upgrading</h1><p>B.</p></main>', head);
+      expect(extractHtml(html, 'https://d.example/install.html').title).toBe('Installing');
+    }
   });
 
   it('takes <title> when the page has several h1s: they are its sections, not its name', () => {

@@ -66,12 +66,7 @@ function isNothing(node: AnyNode): boolean {
   if (node.type === 'text') return isBlankText(node.data);
   if (node.type !== 'tag') return true;
   if (SKIPPABLE.has(node.name)) return true;
-  return isAnchorMarker(node) || isHidden(node);
-}
-
-/** An element the page never shows: `hidden`, or `display:none` in its own style (SQLite's `<h style="display:none">` search titles). */
-function isHidden(element: Element): boolean {
-  return element.attribs['hidden'] !== undefined || /(?:^|;)\s*display\s*:\s*none\b/i.test(element.attribs['style'] ?? '');
+  return isAnchorMarker(node);
 }
 
 /**
@@ -134,8 +129,10 @@ function innerTarget(start: Element, spanTargets: boolean): string | undefined {
  */
 function collectPrecedingMarkers(element: Element, into: Element[]): void {
   const previous = collectMarkersBackFrom(element.prev, into, () => true);
-  // Only `<a>` targets there: a paragraph that ends in `<span id>`s holds index entries for its own words (texinfo's `index-…`).
-  if (previous !== null && previous.type === 'tag' && previous.name === 'p') collectMarkersBackFrom(previous.lastChild, into, (marker) => marker.name === 'a');
+  // Only the legacy `<a name>` there, the form hand-written pages leave before a heading: a
+  // paragraph that ends in `<span id>`s holds index entries for its own words (texinfo's
+  // `index-…`), one that ends in `<a id>` a footnote's back-reference.
+  if (previous !== null && previous.type === 'tag' && previous.name === 'p') collectMarkersBackFrom(previous.lastChild, into, (marker) => marker.name === 'a' && marker.attribs['name'] !== undefined);
 }
 
 /** Collects the targets from `node` backwards while nodes hold nothing; returns the first node that holds something. */

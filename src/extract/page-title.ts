@@ -52,7 +52,7 @@ export function pageTitle(candidates: { generatorTitle?: string; firstH1?: strin
   const { generatorTitle, firstH1, parts } = candidates;
   if (generatorTitle !== undefined && generatorTitle !== '') return generatorTitle;
   if (firstH1 !== undefined && firstH1 !== '' && !isSiteName(firstH1, parts)) {
-    if (parts.page !== '' && (isGeneric(firstH1) || qualifies(parts.page, firstH1) || (candidates.h1Count ?? 1) > 1)) return parts.page;
+    if (parts.page !== '' && (isGeneric(firstH1) || qualifies(parts.page, firstH1) || ((candidates.h1Count ?? 1) > 1 && namesOnePage(parts.page)))) return parts.page;
     return firstH1;
   }
   return parts.page || candidates.url;
@@ -61,6 +61,11 @@ export function pageTitle(candidates: { generatorTitle?: string; firstH1?: strin
 /** The parts of `<title>` the other way round: the one read as the site is the page's. */
 export function pageFirst(parts: TitleParts): TitleParts {
   return parts.site === undefined ? parts : { page: parts.site, site: parts.page };
+}
+
+/** A `<title>` that names a page, not the whole site ("Foo Manual" on every page) nor nothing ("Documentation"). */
+function namesOnePage(title: string): boolean {
+  return !isGeneric(title) && !SITE_WORDS.test(title);
 }
 
 function isGeneric(heading: string): boolean {

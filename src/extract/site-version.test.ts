@@ -18,6 +18,8 @@ describe('the version a page says its documentation is of', () => {
     ['<title>Release notes for 2023</title>'],
     ['<title>Python 3 documentation</title>'],
     ['<title>Getting started — MkDocs</title>'],
+    ['<title>HTTP/1.1 reference</title>'],
+    ['<title>Overview — Foo docs, updated 12.03.2024</title>'],
   ])('reads none from a page’s own subject or a number that is no release: %s', (head) => {
     expect(versionOf(head)).toBeUndefined();
   });

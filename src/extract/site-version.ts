@@ -2,8 +2,10 @@ import type { CheerioAPI } from 'cheerio';
 import { cleanHeadingText } from './chrome.js';
 import type { TitleParts } from './page-title.js';
 
-/** A release number: 7.2, 3.11.2, 0.10.6, 2.0.0-rc1. A lone number (a year, "Python 3") is not one. */
-const RELEASE = /(?<![\p{L}\p{N}.])v?(\d+\.\d+(?:\.\d+)?(?:-?(?:rc|a|b|alpha|beta|dev|post)\.?\d*)?)(?![\p{L}\p{N}]|\.\d)/iu;
+/** A release number: 7.2, 3.11.2, 0.10.6, 2.0.0-rc1. A lone number (a year, "Python 3"), a protocol's (HTTP/1.1) or an address is not one. */
+const RELEASE = /(?<![\p{L}\p{N}./])v?(\d+\.\d+(?:\.\d+)?(?:-?(?:rc|a|b|alpha|beta|dev|post)\.?\d*)?)(?![\p{L}\p{N}]|\.\d)/iu;
+/** A date written with dots (12.03.2024) is no release. */
+const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.\d{4}$/;
 /** Words that say a title names documentation as a whole, not one of its pages. */
 const DOCUMENTATION_WORDS = /\b(?:documentation|docs|manual|handbook|reference|user guide|api)\b/i;
 /** Where generators print the version they document: Doxygen's PROJECT_NUMBER, rustdoc's crate version. */
@@ -22,5 +24,6 @@ export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefine
     if (found !== null && found[0].length === text.length) return found[1];
   }
   const site = parts.site ?? (DOCUMENTATION_WORDS.test(parts.page) ? parts.page : undefined);
-  return site === undefined ? undefined : RELEASE.exec(site)?.[1];
+  const release = site === undefined ? undefined : RELEASE.exec(site)?.[1];
+  return release === undefined || DOTTED_DATE.test(release) ? undefined : release;
 }
