@@ -19,6 +19,11 @@ describe('questionPairs', () => {
     expect(questionPairs('delete file `filename`, then close it')).toEqual([['delet', 'file']]);
     expect(questionPairs('test test runner')).toEqual([['test', 'runner']]);
     expect(questionPairs('how do I')).toEqual([]);
+    expect(questionPairs('use os.path.join with pathlib. Then stop')).toEqual([
+      ['os', 'path'],
+      ['path', 'join'],
+      ['join', 'pathlib'],
+    ]);
   });
 });
 
