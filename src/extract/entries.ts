@@ -141,6 +141,11 @@ function unrollEntryTables($: CheerioAPI, root: Element, served: ReadonlySet<str
 
 /** A row entry's name: its bold or code term (Doxygen's `<b>name</b>`), else the text of the cell its target sits in, else its first cell. */
 function rowName($: CheerioAPI, cells: readonly Element[]): string {
+  // A linked name names its row, before a type in the cell before it (Javadoc's summaries:
+  // `<code>static void</code>` | `<code><a href="#assertTrue(boolean)">assertTrue</a>(boolean condition)</code>`).
+  const linked = cells.flatMap((cell) => selectAll('b, strong, code, tt', cell)).find((element) => selectAll('a[href]', element).length > 0);
+  const linkedName = linked === undefined ? '' : cleanHeadingText($(linked).text());
+  if (linkedName !== '') return linkedName;
   for (const cell of cells) {
     const term = selectAll('b, strong, code, tt', cell).map((element) => cleanHeadingText($(element).text())).find((text) => text !== '');
     if (term !== undefined) return term;

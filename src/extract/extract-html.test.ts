@@ -169,6 +169,15 @@ describe('extractHtml API entries', () => {
     ]);
     expect(markdown).toContain('### json.dumps(obj)\n\nSerialize *obj* to a JSON formatted str.');
   });
+
+  it('names an anchored summary row by its linked name, not by the type in the cell before it (Javadoc)', () => {
+    const html = page(`<main><h1>Class Assert</h1><section id="method.summary"><h2>Method Summary</h2><table>
+      <tr><th>Modifier and Type</th><th>Method</th><th>Description</th></tr>
+      <tr id="i0"><td class="colFirst"><code>static void</code></td><th class="colSecond" scope="row"><code><span class="memberNameLink"><a href="#assertTrue(boolean)">assertTrue</a></span>(boolean condition)</code></th><td class="colLast"><div class="block">Asserts that a condition is true.</div></td></tr>
+      </table></section></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/org/junit/Assert.html');
+    expect(headings.at(-1)).toEqual({ level: 3, text: 'assertTrue(boolean condition)', anchor: 'i0' });
+  });
 });
 
 describe('extractHtml layout tables', () => {
