@@ -10,6 +10,8 @@ const BROWSER_TESTS = ['src/sources/render/chromium-renderer.test.ts', 'src/sour
  */
 export default defineConfig({
   test: {
+    // Each run's temporary folders in one folder of its own, removed at the end.
+    globalSetup: ['./src/testing/test-tmpdir.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
