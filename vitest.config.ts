@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { useRunTmpdir } from './src/testing/test-tmpdir.js';
+
+// The first load of this config, in the main process before any worker starts, makes the run's temporary folder; later loads reuse it.
+useRunTmpdir();
 
 /** Tests under src/ that drive Chromium (installed by .ci/run with apt): integration, beside test/. */
 const BROWSER_TESTS = ['src/sources/render/chromium-renderer.test.ts', 'src/sources/crawl/crawler-render.test.ts'];
@@ -10,8 +14,6 @@ const BROWSER_TESTS = ['src/sources/render/chromium-renderer.test.ts', 'src/sour
  */
 export default defineConfig({
   test: {
-    // Each run's temporary folders in one folder of its own, removed at the end.
-    globalSetup: ['./src/testing/test-tmpdir.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
