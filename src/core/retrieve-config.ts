@@ -72,6 +72,12 @@ export const retrieveConfigSchema = z
          */
         compounds: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(1) }).prefault({}),
         /**
+         * A small number the question writes in digits is also searched as the word the docs' prose
+         * writes ("column 3 larger than 10" → three, ten), in the question's own query: one term in
+         * two spellings, as a stem is (no LLM needed).
+         */
+        numbers: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+        /**
          * Term proximity: a passage whose words stand together as the question's neighbouring words
          * do ("set the output to a file" for "output file") gains up to `weight` of its score, by the
          * share of those pairs found within `window` words (no LLM needed). Chosen on every set at

@@ -137,6 +137,7 @@ function baseOptions(): HybridOptions {
       prf: { enabled: false, weight: 0.5, feedbackDocs: 3, expansionTerms: 5 },
       aliases: { enabled: false, weight: 1 },
       compounds: { enabled: false, weight: 1 },
+      numbers: { enabled: false },
       proximity: { enabled: false, weight: 0.1, window: 3 },
       hyde: { enabled: false, weight: 0.8 },
       expansion: { enabled: false, weight: 0.7, variants: 2 },
@@ -300,6 +301,29 @@ describe('retrieveHybrid, neighbouring words written as one (a TextIndex double)
     const off = createTextIndexDouble({ hits, documentFrequency: { configfile: 3 } });
     expect((await retrieveHybrid('how does pytest find the rootdir and config file', { index: off }, baseOptions())).lists).toEqual(['bm25:original']);
     expect(off.termStatsCalls).toEqual([]);
+  });
+});
+
+describe('retrieveHybrid, numbers written as words (a TextIndex double)', () => {
+  const spelled = testChunk({ id: 'spelled', text: 'plots column two provided the datum in column three exceeds ten' });
+  const other = testChunk({ id: 'other', text: 'column 3 of the table' });
+  const hits = (query: TextQuery): TextHit[] => (/\bthree\b/.test(query.text) ? [{ chunk: spelled, bm25: 9 }, { chunk: other, bm25: 2 }] : [{ chunk: other, bm25: 4 }]);
+
+  it("searches a small number in digits also as the docs' word, in the question's own query", async () => {
+    const options = baseOptions();
+    options.techniques = { ...options.techniques, numbers: { enabled: true } };
+    const index = createTextIndexDouble({ hits });
+    const result = await retrieveHybrid('only plot points where column 3 is larger than 10', { index }, options);
+    expect(result.lists).toEqual(['bm25:original']);
+    expect(index.searches.map((query) => query.text)).toEqual(['only plot points where column 3 is larger than 10 three ten']);
+    expect(ids(result.candidates)[0]).toBe('spelled');
+  });
+
+  it('searches the question as written when turned off', async () => {
+    const index = createTextIndexDouble({ hits });
+    const result = await retrieveHybrid('only plot points where column 3 is larger than 10', { index }, baseOptions());
+    expect(index.searches.map((query) => query.text)).toEqual(['only plot points where column 3 is larger than 10']);
+    expect(ids(result.candidates)).toEqual(['other']);
   });
 });
 

@@ -9,6 +9,7 @@ import { unsupportedTerms } from './follow-up.js';
 import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
 import { definedAliases } from './aliases.js';
 import { joinedPairs } from './compounds.js';
+import { numberWords } from './number-words.js';
 import { liftGuideSections } from './guide-sections.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
@@ -18,6 +19,8 @@ export interface TechniqueSettings {
   prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
   aliases: { enabled: boolean; weight: number };
   compounds: { enabled: boolean; weight: number };
+  /** Small numbers in digits also searched as words, in the question's own query (`numberWords`). */
+  numbers: { enabled: boolean };
   /** Passages that hold the question's neighbouring words close together are lifted (`liftByProximity`). */
   proximity: { enabled: boolean; weight: number; window: number };
   hyde: { enabled: boolean; weight: number };
@@ -80,7 +83,8 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
 
   // Round one: the question itself, on both retrievers.
   const started = performance.now();
-  const original = await bm25List('original', 1, question);
+  const written = options.techniques.numbers.enabled ? numberWords(question) : [];
+  const original = await bm25List('original', 1, written.length === 0 ? question : `${question} ${written.join(' ')}`);
   logger('retrieve').debug({ technique: 'bm25:original', hits: original.hits.length, ms: elapsedMs(started) }, 'technique ran');
   const lists: RankedList[] = [original.list];
   const pending: { name: string; run: () => Promise<RankedList[]> }[] = [];
