@@ -4,7 +4,7 @@ import { loadTokenizer } from '../tokenize/tokenizer.js';
 import { chunkPage } from './chunker.js';
 
 const tokenizer = await loadTokenizer('o200k_base');
-const page = (markdown: string, headings: { level: number; text: string; anchor?: string }[] = []) => ({ url: 'https://d.example/p.html', title: 'Page', markdown, headings });
+const page = (markdown: string, headings: { level: number; text: string; anchor?: string; continues?: true }[] = []) => ({ url: 'https://d.example/p.html', title: 'Page', markdown, headings });
 
 describe('chunkPage', () => {
   it('gives each chunk the anchor of its nearest anchored heading and its heading path', () => {
@@ -23,6 +23,22 @@ describe('chunkPage', () => {
     // "Notes" has no id: it links to Install's anchor anyway, so it is one passage with Install.
     expect(chunks[1]?.text).toBe('## Install\n\nSteps.\n\n### Notes\n\nNo id here.');
     expect(chunks.every((chunk) => chunk.pageUrl === 'https://d.example/p.html')).toBe(true);
+  });
+
+  it("cites the prose after a list of entries at its section's anchor, where the section resumes (continues: true)", () => {
+    const markdown = '## Files\n\nIntro.\n\n### os.open(path)\n\nOpen the file.\n\n## Files\n\nThe following constants are flags.';
+    const chunks = chunkPage(page(markdown, [
+      { level: 2, text: 'Files', anchor: 'files' },
+      { level: 3, text: 'os.open(path)', anchor: 'os.open' },
+      { level: 2, text: 'Files', anchor: 'files', continues: true },
+    ]), { maxTokens: 200, tokenizer });
+    expect(chunks.map((chunk) => [chunk.anchor, chunk.headingPath])).toEqual([
+      ['files', ['Files']],
+      ['os.open', ['Files', 'os.open(path)']],
+      ['files', ['Files']],
+    ]);
+    expect(chunks[1]?.text).not.toContain('constants');
+    expect(chunks[2]?.text).toBe('## Files\n\nThe following constants are flags.');
   });
 
   it('has no anchor for text before the first anchored heading', () => {

@@ -5,6 +5,12 @@ export interface Heading {
   level: number;
   text: string;
   anchor?: string;
+  /**
+   * Repeats an enclosing heading where its section resumes after a list of entries (the prose
+   * after a `<dl>` of functions belongs to the section again, not to the last function). Not a
+   * heading of its own: tables of contents and counts skip it.
+   */
+  continues?: true;
 }
 
 export type PageSource = 'crawl' | 'local' | 'web';

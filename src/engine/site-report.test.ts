@@ -15,10 +15,10 @@ function chunk(pageUrl: string, ordinal: number, anchor?: string): Chunk {
 }
 
 describe('site report', () => {
-  it('shows a bad extraction before anyone asks: an anchor not on its page, one section holding a page, a title every page shares, a page with no passage', async () => {
+  it('shows a bad extraction before anyone asks: an anchor not on its page, one section holding a page, a title every page shares, a page with no passage; a resumed section is no heading of its own', async () => {
     const store = createSqliteStore(join(mkdtempSync(join(tmpdir(), 'citedocs-report-')), 'index.db'), 'write');
     const site = 'https://d.example/docs/';
-    await store.upsertPage(page(`${site}a.html`, 'Widgets 3.2 documentation', ['intro', 'setup'], [{ level: 1, text: 'A', anchor: 'intro' }, { level: 2, text: 'Setup', anchor: 'setup' }, { level: 2, text: 'Notes' }]), [
+    await store.upsertPage(page(`${site}a.html`, 'Widgets 3.2 documentation', ['intro', 'setup'], [{ level: 1, text: 'A', anchor: 'intro' }, { level: 2, text: 'Setup', anchor: 'setup' }, { level: 2, text: 'Notes' }, { level: 1, text: 'A', anchor: 'intro', continues: true }]), [
       chunk(`${site}a.html`, 0, 'intro'),
       chunk(`${site}a.html`, 1, 'setup'),
       chunk(`${site}a.html`, 2, 'setup'),

@@ -42,8 +42,10 @@ export async function siteReport(store: Store, site: string): Promise<SiteReport
     const page = await store.getPage(url);
     if (page === undefined) continue;
     titles.set(page.title, (titles.get(page.title) ?? 0) + 1);
-    headings += page.headings.length;
-    withAnchor += page.headings.filter((heading) => heading.anchor !== undefined).length;
+    // A section resuming after its entries repeats its heading: not a heading of its own.
+    const own = page.headings.filter((heading) => heading.continues !== true);
+    headings += own.length;
+    withAnchor += own.filter((heading) => heading.anchor !== undefined).length;
     const chunks = await store.chunksOf(url);
     if (chunks.length === 0) empty.push(url);
     passages += chunks.length;

@@ -114,6 +114,8 @@ async function insideGold(engine: Engine, site: string, gold: ReadonlySet<string
     if (start < 0) continue;
     const level = headings[start]?.level ?? 0;
     for (const heading of headings.slice(start + 1)) {
+      // The gold section resuming after its entries: the entries after it are still inside.
+      if (heading.continues === true && heading.anchor === headings[start]?.anchor) continue;
       if (heading.level <= level) break;
       if (heading.anchor !== undefined) inside.add(`${page}#${safeDecode(heading.anchor)}`);
     }

@@ -4,6 +4,7 @@ import { Element as DomElement, Text, type AnyNode, type Element } from 'domhand
 import { replaceElement, textContent } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
+import { resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
 
 /**
@@ -22,7 +23,7 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   splitEntryLists($, root, served);
   markPseudoHeadings($, root, served);
 
-  const headings: Heading[] = [];
+  const placed: PlacedHeading[] = [];
   const used = new Set<string>();
   const replacements: { element: Element; level: number; text: string; anchor?: string }[] = [];
   let sectionLevel = 1;
@@ -38,8 +39,9 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
     const level = isHeading ? Number(element.name.slice(1)) : Math.min(6, sectionLevel + 1 + ancestorsNamed(element, 'dd', root));
     if (isHeading) sectionLevel = level;
     replacements.push({ element, level, text, ...(anchor === undefined ? {} : { anchor }) });
-    headings.push({ level, text, ...(anchor === undefined ? {} : { anchor }) });
+    placed.push({ element, heading: { level, text, ...(anchor === undefined ? {} : { anchor }) }, isEntry: !isHeading });
   }
+  const headings = resumeSectionsAfterEntries(placed, root);
   let inContainer = false;
   for (const { element, level, text } of replacements) {
     // The heading as plain text: `json.dumps(obj, *, skipkeys=False)`, not a heading full of emphasis and links.

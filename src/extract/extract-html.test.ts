@@ -180,6 +180,58 @@ describe('extractHtml API entries', () => {
   });
 });
 
+describe('extractHtml, where an entry ends', () => {
+  it('gives the prose after a list of entries back to the section (repeated, continues: true), not to the last entry', () => {
+    const html = page(`<div class="body" role="main"><section id="fd-ops"><h2>File Descriptor Operations</h2><p>These functions operate on descriptors.</p>
+      <dl class="py function"><dt id="os.close">os.close(fd)</dt><dd><p>Close file descriptor fd.</p></dd></dl>
+      <dl class="py function"><dt id="os.open">os.open(path, flags)</dt><dd><p>Open the file path.</p></dd></dl>
+      <p>The following constants are options for the flags parameter.</p>
+      </section><section id="files"><h2>Files and Directories</h2><p>Other text.</p></section></div>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/library/os.html');
+    expect(headings).toEqual([
+      { level: 2, text: 'File Descriptor Operations', anchor: 'fd-ops' },
+      { level: 3, text: 'os.close(fd)', anchor: 'os.close' },
+      { level: 3, text: 'os.open(path, flags)', anchor: 'os.open' },
+      { level: 2, text: 'File Descriptor Operations', anchor: 'fd-ops', continues: true },
+      { level: 2, text: 'Files and Directories', anchor: 'files' },
+    ]);
+    expect(markdown).toContain('### os.open(path, flags)\n\nOpen the file path.\n\n## File Descriptor Operations\n\nThe following constants are options for the flags parameter.');
+  });
+
+  it("gives the prose after a class's methods back to the class, one level up from the methods", () => {
+    const html = page(`<main><h2 id="stat">Stat</h2><dl class="py class"><dt id="os.stat_result">class os.stat_result</dt><dd><p>An object.</p>
+      <dl class="py attribute"><dt id="os.stat_result.st_mode">st_mode</dt><dd><p>File mode.</p></dd></dl>
+      <p>On some Unix systems the following attributes may also be available:</p>
+      <dl class="py attribute"><dt id="os.stat_result.st_blocks">st_blocks</dt><dd><p>Blocks allocated.</p></dd></dl>
+      </dd></dl><h2 id="next">Next</h2></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/library/os.html');
+    expect(headings.map(({ level, anchor, continues }) => [level, anchor, continues === true])).toEqual([
+      [2, 'stat', false],
+      [3, 'os.stat_result', false],
+      [4, 'os.stat_result.st_mode', false],
+      [3, 'os.stat_result', true],
+      [4, 'os.stat_result.st_blocks', false],
+      [2, 'next', false],
+    ]);
+  });
+
+  it('leaves the text after an entry with an empty body to that entry (its description stands after the list)', () => {
+    const html = page(`<main><h2 id="env">Environment Variables</h2><dl class="std envvar"><dt id="envvar-PYTEST_ADDOPTS">PYTEST_ADDOPTS</dt><dd></dd></dl>
+      <p>This contains a command line that will be prepended.</p><h2 id="next">Next</h2></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/reference.html');
+    expect(headings.some((heading) => heading.continues)).toBe(false);
+  });
+
+  it('gives the rows after a table of anchored rows back to the section (gnuplot: a second table of functions)', () => {
+    const html = page(`<main><h2 id="SECTION01">Functions</h2><table><tr><td><a id="1233"></a>word("string",n)</td><td>returns the nth word</td></tr>
+      <tr><td><a id="1234"></a>words("string")</td><td>returns the number of words</td></tr></table>
+      <table><tr><td colspan="2">other functions</td></tr><tr><td>timecolumn(N,"timeformat")</td><td>column N parsed as time</td></tr></table></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/node44.html');
+    expect(headings.at(-1)).toEqual({ level: 2, text: 'Functions', anchor: 'SECTION01', continues: true });
+    expect(markdown.indexOf('timecolumn')).toBeGreaterThan(markdown.lastIndexOf('## Functions'));
+  });
+});
+
 describe('extractHtml layout tables', () => {
   it('turns a layout table (no header cells, cells holding lists) into its content, the lists of its columns one list, not one endless row', () => {
     const html = page('<main><h1>Index – A</h1><table class="indextable"><tr><td><ul><li><a href="a.html#x">abs()</a></li><li>all()</li></ul></td><td><ul><li>any()</li></ul></td></tr></table></main>');

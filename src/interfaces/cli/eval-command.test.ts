@@ -78,6 +78,20 @@ describe('citedocs eval', () => {
     expect(metrics).toMatchObject({ 'hit@5': 0, 'insideHit@5': 1, 'pageHit@5': 1, duplicatesTop5: 0 });
   });
 
+  it('counts an entry listed after its section resumes (prose between two lists of entries) as inside that section', async () => {
+    const server = await serveSite({
+      '/docs/': `<html><body><main><h1 id="guide">Guide</h1><h2 id="calls">Calls</h2><p>The calls of the library.</p>
+        <dl><dt id="open">open()</dt><dd><p>Opens a handle.</p></dd></dl><p>The calls below change a handle.</p>
+        <dl><dt id="settimeout">settimeout()</dt><dd><p>Sets the read timeout in seconds.</p></dd></dl><h2 id="other">Other</h2><p>More.</p></main></body></html>`,
+    });
+    servers.push(server);
+    const folder = mkdtempSync(join(tmpdir(), 'citedocs-inside-'));
+    writeFileSync(join(folder, 'q.jsonl'), `${JSON.stringify({ qid: '1', query: 'set the read timeout in seconds', gold: ['#calls'] })}\n`);
+    const result = await cli(['eval', '--questions', join(folder, 'q.jsonl'), '--site', `${server.base}/docs/`, '--db', join(folder, 'i.db'), '--json'], folder);
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as { metrics: Record<string, number> }).metrics).toMatchObject({ 'hit@5': 0, 'insideHit@5': 1 });
+  });
+
   it('refuses incomplete or conflicting arguments as a usage error', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'citedocs-eval-args-'));
     expect((await cli(['eval'], folder)).code).toBe(2);
