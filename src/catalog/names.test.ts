@@ -22,6 +22,8 @@ describe('default library names and versions', () => {
     ['Crate proc_macro2', 'proc-macro2'],
     ['package http', 'http'],
     ['Package Control Documentation', 'package-control'],
+    ['JUnit 4.13.2 API', 'junit'],
+    ['CMake 3.25.1 Documentation', 'cmake'],
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
   ])('names a site on an address by its title %s: %s', (title, expected) => {

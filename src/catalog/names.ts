@@ -32,7 +32,7 @@ const FOLDER_LISTING = /^(?:directory listing for|index of)\s+\//i;
 /**
  * "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" →
  * gnuplot, "git(1) Manual Page" → git, "SQLite Home Page" → sqlite, "Crate proc_macro2" →
- * proc-macro2; undefined for a folder listing.
+ * proc-macro2, "JUnit 4.13.2 API" → junit; undefined for a folder listing.
  */
 export function libraryNameFromTitle(title: string): string | undefined {
   if (FOLDER_LISTING.test(title.trim())) return undefined;
@@ -42,7 +42,7 @@ export function libraryNameFromTitle(title: string): string | undefined {
     ?.replace(/\(\d\w*\)/g, ' ')
     // What a generator calls the one thing documented: rustdoc's "Crate serde", pkgsite's "package http".
     .replace(/^\s*(?:crate|package|module)\s+(?=\S+\s*$)/i, '')
-    .replace(/\b(documentation|docs|manual|reference|guide|home|page|welcome to|the)\b/gi, ' ')
+    .replace(/\b(documentation|docs|manual|reference|guide|api|home|page|welcome to|the)\b/gi, ' ')
     .replace(/\bv?\d+(\.\d+)*\b/g, ' ')
     .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')
     .trim();

@@ -39,6 +39,8 @@ export interface Page {
   chunking?: string;
   /** The version the page says its documentation is of, as read (not stored): what an ingest names a source's version by when nothing else does. */
   siteVersion?: string;
+  /** The name the page gives its site, as read (not stored): what an ingest names a source's library by when nothing else does. */
+  siteName?: string;
 }
 
 /** A passage of a page. Its URL is fixed from the page at chunking time, never re-derived. */
@@ -198,6 +200,8 @@ export interface ExtractedDocument {
   anchors: string[];
   /** The version the page says its documentation is of ("pytest 7.2 documentation" in its title), when it says one. */
   siteVersion?: string;
+  /** The name the page gives its site ("CMake 3.25.1 Documentation", the site's part of its title; Doxygen's project name), when it gives one. */
+  siteName?: string;
 }
 
 /**

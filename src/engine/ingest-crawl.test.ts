@@ -120,16 +120,20 @@ describe('ingest in several runs', () => {
 });
 
 describe('the library name an ingest gives a site on an address', () => {
-  it('names it by the start page title, a man page without its section, and by the URL folder when the title is a folder listing', async () => {
+  it('names it by the site’s part of the start page title, a man page without its section, and by the URL folder when the title is a folder listing', async () => {
     const site = await editableSite({
       '/git/': htmlPage('git(1) Manual Page', ['a.html']),
       '/git/a.html': htmlPage('Alpha'),
       '/widgetlib/': htmlPage('Directory listing for /widgetlib/', ['b.html']),
       '/widgetlib/b.html': htmlPage('Beta'),
+      '/cmake/': '<html><head><title>Introduction — CMake 3.25.1 Documentation</title></head><body><main><h1>Introduction</h1><p>About CMake.</p><a href="c.html">c</a></main></body></html>',
+      '/cmake/c.html': htmlPage('Gamma'),
     });
     const engine = createEngine({ dbPath: dbPath() });
     try {
       expect(await engine.ingest(`${site.server.base}/git/`)).toMatchObject({ library: 'git', version: 'latest' });
+      // The site's part of <title>, not the start page's own ("Introduction").
+      expect(await engine.ingest(`${site.server.base}/cmake/`)).toMatchObject({ library: 'cmake', version: '3.25.1' });
       expect(await engine.ingest(`${site.server.base}/widgetlib/`)).toMatchObject({ library: 'widgetlib', version: 'latest' });
     } finally {
       await engine.close();

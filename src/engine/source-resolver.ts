@@ -21,7 +21,7 @@ export interface SourceRequest {
 /** Decides, on the first page an ingest stores, which source (library@version) its pages belong to. */
 export interface SourceResolver {
   /** The source's id, created or found on the first call. */
-  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url' | 'siteVersion'>): Promise<number>;
+  idFor(store: Store, firstPage: Pick<Page, 'title' | 'url' | 'siteVersion' | 'siteName'>): Promise<number>;
   /** The source once resolved. */
   resolved(): StoredSource | undefined;
   /** Whether a stored page is this ingest's to revalidate or remove: never another source's. */
@@ -64,6 +64,8 @@ export function sourceResolver(request: SourceRequest): SourceResolver {
       if (library === undefined) {
         const derived =
           libraryNameFromHost(request.rootUrl) ??
+          // The site's name first: a start page's own title ("Introduction") names a page.
+          (firstPage.siteName === undefined ? undefined : libraryNameFromTitle(firstPage.siteName)) ??
           libraryNameFromTitle(firstPage.title) ??
           (request.path === undefined ? libraryNameFromUrlPath(request.rootUrl) : libraryNameFromPath(request.path)) ??
           'docs';

@@ -14,17 +14,20 @@ import { selectMainContent } from './main-content.js';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown-converter.js';
 import { parseHtml } from './parse-html.js';
 import { isSiteName, pageFirst, pageTitle, splitDocumentTitle } from './page-title.js';
+import { projectName, siteName } from './site-name.js';
 import { siteVersion } from './site-version.js';
 
 export interface ExtractedHtml {
   title: string;
   /** The version the page says its documentation is of (`siteVersion`), if it says one. */
   siteVersion?: string;
+  /** The name the page gives its site (`siteName`), if it gives one. */
+  siteName?: string;
   markdown: string;
   headings: Heading[];
   /** Every id and a[name] of the page as served: the only anchors a link to it may use. */
   anchors: string[];
-  /** Absolute URLs of every link on the page (navigation included), without fragments. */
+  /** Absolute URLs of every link on the page a crawler may follow (navigation included, `rel="nofollow"` not), without fragments. */
   links: string[];
   /** The page's `<link rel="canonical">`, absolute, when it has one. */
   canonical?: string;
@@ -53,6 +56,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   let titleParts = splitDocumentTitle($);
   // Read before chrome goes: generators print it in their header (Doxygen's project number).
   const version = siteVersion($, titleParts);
+  const project = projectName($);
   const canonical = resolveUrl($('link[rel~="canonical"][href]').first().attr('href') ?? '', baseUrl);
   const emptyShell = isEmptyShell($);
 
@@ -84,10 +88,12 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   // The content's own tree when it converts as its HTML would: no second parse of the page.
   const mainElement = main.element.get(0);
   const markdown = convert((mainElement === undefined ? undefined : domToHast(mainElement)) ?? $.html(main.element));
+  const site = siteName(project, titleParts);
   const title = pageTitle({ ...(generatorTitle === undefined ? {} : { generatorTitle }), ...firstHeading(headings), parts: titleParts, url: pageUrl });
   return {
     title,
     ...(version === undefined ? {} : { siteVersion: version }),
+    ...(site === undefined ? {} : { siteName: site }),
     markdown,
     headings,
     anchors,
@@ -141,9 +147,15 @@ function within($: CheerioAPI, root: Cheerio<Element>, selector: string): Cheeri
   return $(node === undefined ? [] : selectAll(selector, node));
 }
 
+/**
+ * The links a crawler may follow. A link marked `rel="nofollow"` is one the site asks robots
+ * not to follow: Sphinx's "Show Source" (`_sources/*.rst.txt`, the page again as plain
+ * reStructuredText, without its anchors), login and edit links.
+ */
 function collectLinks($: CheerioAPI, baseUrl: string): string[] {
   const links = new Set<string>();
   $('a[href]').each((_, element) => {
+    if (/(?:^|\s)nofollow(?:\s|$)/i.test($(element).attr('rel') ?? '')) return;
     const absolute = resolveUrl($(element).attr('href') ?? '', baseUrl);
     if (absolute === undefined) return;
     const url = new URL(absolute);

@@ -26,6 +26,24 @@ describe('the version a page says its documentation is of', () => {
 
   it('reads the generator’s own version element, even where it is chrome (Doxygen’s project number, rustdoc’s crate version)', () => {
     expect(versionOf('<title>libssh: libssh</title>', '<div id="top"><div id="projectname">libssh&#160;<span id="projectnumber">0.10.6</span></div></div><div class="contents"><p>Text.</p></div>')).toBe('0.10.6');
+    expect(versionOf('<title>GLib Reference Manual: GLib Reference Manual</title>', '<div class="book"><div><p class="releaseinfo">for GLib 2.74.6</p></div></div>')).toBe('2.74.6');
     expect(versionOf('<title>proc_macro2 - Rust</title>', '<nav class="sidebar"><div class="sidebar-elems"><ul><li class="version">Version 1.0.49</li></ul></div></nav><main><h1>Crate proc_macro2</h1></main>')).toBe('1.0.49');
+  });
+});
+
+const siteNameOf = (head: string, body = '<main><h1>Introduction</h1><p>Text.</p></main>') => extractHtml(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, 'https://d.example/index.html').siteName;
+
+describe('the name a page gives its site', () => {
+  it('is the site’s part of <title>, not the page’s own ("Introduction")', () => {
+    expect(siteNameOf('<title>CMake Reference Documentation — CMake 3.25.1 Documentation</title>')).toBe('CMake 3.25.1 Documentation');
+    expect(siteNameOf('<title>Fixtures — pytest documentation</title>')).toBe('pytest documentation');
+  });
+
+  it('is the generator’s project name, without its version (Doxygen’s PROJECT_NAME)', () => {
+    expect(siteNameOf('<title>libssh: Main Page</title>', '<div id="top"><div id="projectname">libssh&#160;<span id="projectnumber">0.10.6</span></div></div><div class="contents"><p>Text.</p></div>')).toBe('libssh');
+  });
+
+  it('is none when <title> names only the page', () => {
+    expect(siteNameOf('<title>SQLite Home Page</title>')).toBeUndefined();
   });
 });

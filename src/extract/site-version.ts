@@ -10,10 +10,13 @@ const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.\d{4}$/;
 const DOCUMENTATION_WORDS = /\b(?:documentation|docs|manual|handbook|reference|user guide|api)\b/i;
 /** Where generators print the version they document: Doxygen's PROJECT_NUMBER, rustdoc's crate version. */
 const VERSION_ELEMENTS = ['#projectnumber', '.sidebar-crate .version', 'nav.sidebar .version'];
+/** Where they print a sentence that holds it: DocBook's and gtk-doc's `releaseinfo` ("for GLib 2.74.6"). */
+const RELEASE_SENTENCES = ['.releaseinfo'];
 
 /**
  * The version the page says its documentation is of, when it says so: the generator's own
- * version element, else a release number in the site's part of `<title>` ("Fixtures — pytest 7.2
+ * version element, or the first release number in its release line ("This document is for the
+ * GTK+ 3 library, version 3.24.38"), else a release number in the site's part of `<title>` ("Fixtures — pytest 7.2
  * documentation"), or in a `<title>` that names documentation as a whole ("PostgreSQL 15.20
  * Documentation"). A page's own subject ("What's New In Python 3.12") is not the site's version.
  */
@@ -22,6 +25,10 @@ export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefine
     const text = cleanHeadingText($(selector).first().text()).replace(/^version\s*/i, '');
     const found = RELEASE.exec(text);
     if (found !== null && found[0].length === text.length) return found[1];
+  }
+  for (const selector of RELEASE_SENTENCES) {
+    const found = RELEASE.exec(cleanHeadingText($(selector).first().text()))?.[1];
+    if (found !== undefined && !DOTTED_DATE.test(found)) return found;
   }
   const site = parts.site ?? (DOCUMENTATION_WORDS.test(parts.page) ? parts.page : undefined);
   const release = site === undefined ? undefined : RELEASE.exec(site)?.[1];

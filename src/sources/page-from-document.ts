@@ -5,6 +5,10 @@ export type PageFacts = Pick<Page, 'contentHash' | 'fetchedAt' | 'source'> & Par
 
 /** A page at `url` (its own canonical URL) from its extracted document and what its source knows of it. */
 export function pageFromDocument(url: string, document: ExtractedDocument, facts: PageFacts): Page {
-  const { siteVersion } = document;
-  return { url, canonicalUrl: url, title: document.title, markdown: document.markdown, headings: document.headings, anchors: document.anchors, ...facts, ...(siteVersion === undefined ? {} : { siteVersion }) };
+  const { siteVersion, siteName } = document;
+  return {
+    url, canonicalUrl: url, title: document.title, markdown: document.markdown, headings: document.headings, anchors: document.anchors, ...facts,
+    ...(siteVersion === undefined ? {} : { siteVersion }),
+    ...(siteName === undefined ? {} : { siteName }),
+  };
 }

@@ -43,6 +43,18 @@ describe('crawl rules', () => {
     expect(server.requests.every((request) => request.userAgent === 'citedocs/0.1 (+https://example.com)')).toBe(true);
   });
 
+  it('never follows a link the page marks rel="nofollow" (Sphinx\'s "Show Source" text of every page)', async () => {
+    const server = await site({
+      '/docs/': page('Home', ['a.html'], '<a href="_sources/index.rst.txt" rel="nofollow">Show Source</a> <a href="b.html" rel="noopener NoFollow">B</a>'),
+      '/docs/a.html': page('A'),
+      '/docs/b.html': page('B'),
+      '/docs/_sources/index.rst.txt': text('Home\n====\n\nAbout Home.\n'),
+    });
+    const { pages } = await run(crawl(options(`${server.base}/docs/`)));
+    expect(pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/a.html`]);
+    expect(paths(server)).not.toContain('/docs/_sources/index.rst.txt');
+  });
+
   it('refuses to start where robots.txt disallows the start page', async () => {
     const server = await site({ '/robots.txt': text('User-agent: *\nDisallow: /\n'), '/docs/': page('Home') });
     const failure = run(crawl(options(`${server.base}/docs/`)));
