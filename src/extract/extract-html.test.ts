@@ -94,6 +94,16 @@ describe('extractHtml main content', () => {
     expect(result.links).toEqual(['https://d.example/other.html']);
   });
 
+  it.each([
+    ['Hash Tables: GLib Reference Manual', 'Hash Tables', 'GLib Reference Manual'],
+    ['libssh: The SSH library', 'libssh: The SSH library', undefined],
+    ['Tutorial: First steps', 'Tutorial: First steps', undefined],
+    ['Changes in 3.2: what is new in the manual', 'Changes in 3.2: what is new in the manual', undefined],
+  ])('reads a site after a colon in <title> only where it names a book (gtk-doc): %s', (title, expected, site) => {
+    const result = extractHtml(page('<div><h2>Sub</h2><p>Body</p></div>', `<title>${title}</title>`), 'https://d.example/docs/p.html');
+    expect([result.title, result.siteName]).toEqual([expected, site]);
+  });
+
   it('keeps an anchored h1 that repeats the part of <title> with a site word as the page title and heading ("Writing Your Docs - MkDocs")', () => {
     const html = page('<div role="main"><h1 id="writing-your-docs">Writing your docs</h1><p>How to lay out your files.</p><h2 id="file-layout">File layout</h2><p>Body.</p></div>', '<title>Writing Your Docs - MkDocs</title>');
     const { title, headings, markdown } = extractHtml(html, 'https://d.example/user-guide/writing-your-docs.html');

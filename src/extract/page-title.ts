@@ -16,6 +16,9 @@ export interface TitleParts {
 /** Words that name a site or a book rather than a page: "pytest documentation", "Postfix manual", "hiro 1.1.1". */
 const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|reference manual|wiki|sdk|help center)\b|\bv?\d+\.\d+(?:\.\d+)*\b/i;
 
+/** A name that ends the way a book's does: "GLib Reference Manual", "Foo Documentation", "Bar Handbook". */
+const BOOK_NAME = /\b(?:documentation|docs|manual|handbook|guide|reference)$/i;
+
 /**
  * `<title>` split into the page's name and the site's: the site part is the one `og:site_name`
  * names, else the one that reads like a site ("— pytest documentation", "Postfix manual -"),
@@ -33,6 +36,15 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
     const after = full.slice(index + separator.length).trim();
     const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
     return beforeIsSite ? { page: after, site: before } : { page: before, site: after };
+  }
+  // A colon separates a page from its site only where what follows it plainly names a book:
+  // gtk-doc's "Hash Tables: GLib Reference Manual". "libssh: The SSH library", "Tutorial: First
+  // steps" or "Changes in 3.2: overview" are one name.
+  const colon = full.lastIndexOf(': ');
+  if (colon > 0) {
+    const before = full.slice(0, colon).trim();
+    const after = full.slice(colon + 2).trim();
+    if (siteName !== '' ? same(after, siteName) : BOOK_NAME.test(after) && !SITE_WORDS.test(before)) return { page: before, site: after };
   }
   return siteName !== '' && !same(full, siteName) ? { page: full, site: siteName } : { page: full };
 }
