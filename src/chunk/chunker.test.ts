@@ -25,7 +25,7 @@ describe('chunkPage', () => {
     expect(chunks.every((chunk) => chunk.pageUrl === 'https://d.example/p.html')).toBe(true);
   });
 
-  it("cites the prose after a list of entries at its section's anchor, where the section resumes (continues: true)", () => {
+  it('cites the text under a repeated heading (a section resuming after its entries) at the anchor the repeat lists, not the entry before it', () => {
     const markdown = '## Files\n\nIntro.\n\n### os.open(path)\n\nOpen the file.\n\n## Files\n\nThe following constants are flags.';
     const chunks = chunkPage(page(markdown, [
       { level: 2, text: 'Files', anchor: 'files' },

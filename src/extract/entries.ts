@@ -42,11 +42,11 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
     placed.push({ element, heading: { level, text, ...(anchor === undefined ? {} : { anchor }) }, isEntry: !isHeading });
   }
   const headings = resumeSectionsAfterEntries(placed, root);
-  let inContainer = false;
+  // Read before the terms are replaced: a replaced element has no parent left to look up.
+  const inContainer = replacements.some(({ element }) => element.name === 'dt' && hasAncestor(element, root, /^(?:li|blockquote)$/));
   for (const { element, level, text } of replacements) {
     // The heading as plain text: `json.dumps(obj, *, skipkeys=False)`, not a heading full of emphasis and links.
     replaceElement(element, new DomElement(`h${level}`, {}, [new Text(text)]));
-    if (!inContainer && element.name === 'dt' && hasAncestor(element, root, /^(?:li|blockquote)$/)) inContainer = true;
   }
   // Entries found inside list items (a list of `<dl>`s) now put headings in a list.
   if (inContainer) unwrapLayoutLists($, root);

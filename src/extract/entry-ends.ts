@@ -28,13 +28,13 @@ export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], roo
   const resumes = new Map<number, { heading: Heading; after: Element; depth: number }[]>();
   placed.forEach((item, index) => {
     if (!entryOfTerm.has(item.element)) return;
-    const list = item.element.parent;
-    if (list === null || list.type !== 'tag' || list.name !== 'dl' || seen.has(list)) return;
+    const list = listOf(item.element);
+    if (list === undefined || seen.has(list)) return;
     seen.add(list);
     const enclosing = enclosingEntry(list, root, entryOfTerm);
     const next = contentAfter(list, enclosing?.scope ?? root);
     if (next === undefined || startsSection(next, entryOfTerm) || !hasBody(list)) return;
-    const heading = enclosing?.entry.heading ?? lastHeadingBefore(placed, index);
+    const heading = enclosing?.entry.heading ?? lastHeadingBefore(placed, index, root);
     if (heading === undefined) return;
     let last = index;
     while (last + 1 < placed.length && isInside((placed[last + 1] as PlacedHeading).element, list)) last += 1;
@@ -73,11 +73,16 @@ function enclosingEntry(list: Element, root: Element, entryOfTerm: ReadonlyMap<E
 function contentAfter(node: Element, scope: Element): AnyNode | undefined {
   for (let current: AnyNode = node; current !== scope && current.parent !== null; current = current.parent) {
     for (let sibling = current.next; sibling !== null; sibling = sibling.next) {
-      if (sibling.type === 'text' ? !isBlankText(sibling.data) : sibling.type === 'tag' && !isAnchorMarker(sibling) && !isBlankText(textContent(sibling))) return sibling;
+      if (hasText(sibling)) return sibling;
     }
     if (current.parent === scope) return undefined;
   }
   return undefined;
+}
+
+/** Text that is not blank, or an element holding some (an empty target holds none). */
+function hasText(node: AnyNode): boolean {
+  return node.type === 'text' ? !isBlankText(node.data) : node.type === 'tag' && !isAnchorMarker(node) && !isBlankText(textContent(node));
 }
 
 /** Whether the content starts with a heading or another entry (then nothing resumes). */
@@ -86,9 +91,17 @@ function startsSection(node: AnyNode, entryOfTerm: ReadonlyMap<Element, PlacedHe
     if (current.type !== 'tag') return false;
     if (/^h[1-6]$/.test(current.name) || current.attribs['data-citedocs-entry'] !== undefined) return true;
     if (current.name === 'dt') return entryOfTerm.has(current);
-    current = current.children.find((child) => (child.type === 'text' ? !isBlankText(child.data) : child.type === 'tag' && !isAnchorMarker(child) && !isBlankText(textContent(child))));
+    current = current.children.find(hasText);
   }
   return false;
+}
+
+/** The `<dl>` a term belongs to, also through an HTML5 group (`<dl><div><dt>`). */
+function listOf(term: Element): Element | undefined {
+  const parent = term.parent;
+  if (parent?.type === 'tag' && parent.name === 'dl') return parent;
+  const grandparent = parent?.parent;
+  return parent?.type === 'tag' && parent.name === 'div' && grandparent?.type === 'tag' && grandparent.name === 'dl' ? grandparent : undefined;
 }
 
 /**
@@ -96,13 +109,24 @@ function startsSection(node: AnyNode, entryOfTerm: ReadonlyMap<Element, PlacedHe
  * whose descriptions stand after the list) leaves the text that follows to that entry.
  */
 function hasBody(list: Element): boolean {
-  const last = [...list.children].reverse().find((child): child is Element => child.type === 'tag');
+  const lastOf = (element: Element) => [...element.children].reverse().find((child): child is Element => child.type === 'tag');
+  let last = lastOf(list);
+  if (last?.name === 'div') last = lastOf(last);
   return last !== undefined && last.name === 'dd' && !isBlankText(textContent(last));
 }
 
-function lastHeadingBefore(placed: readonly PlacedHeading[], index: number): Heading | undefined {
-  for (let at = index - 1; at >= 0; at -= 1) if (!(placed[at] as PlacedHeading).isEntry) return (placed[at] as PlacedHeading).heading;
+/** The section heading before an entry: never a heading inside an earlier entry's body (an "Example" under a function). */
+function lastHeadingBefore(placed: readonly PlacedHeading[], index: number, root: Element): Heading | undefined {
+  for (let at = index - 1; at >= 0; at -= 1) {
+    const item = placed[at] as PlacedHeading;
+    if (!item.isEntry && !insideEntryBody(item.element, root)) return item.heading;
+  }
   return undefined;
+}
+
+function insideEntryBody(element: Element, root: Element): boolean {
+  for (let node = element.parent; node !== null && node !== root; node = node.parent) if (node.type === 'tag' && node.name === 'dd') return true;
+  return false;
 }
 
 function isInside(node: Element, ancestor: Element): boolean {

@@ -98,7 +98,9 @@ describe('extractHtml main content', () => {
     ['Hash Tables: GLib Reference Manual', 'Hash Tables', 'GLib Reference Manual'],
     ['libssh: The SSH library', 'libssh: The SSH library', undefined],
     ['Tutorial: First steps', 'Tutorial: First steps', undefined],
-    ['Changes in 3.2: what is new in the manual', 'Changes in 3.2: what is new in the manual', undefined],
+    ['GTK+ 3 Reference Manual: GtkWindow', 'GTK+ 3 Reference Manual: GtkWindow', undefined],
+    ['Installation: how to use this guide', 'Installation: how to use this guide', undefined],
+    ['Eigen: Quick reference guide', 'Eigen: Quick reference guide', undefined],
   ])('reads a site after a colon in <title> only where it names a book (gtk-doc): %s', (title, expected, site) => {
     const result = extractHtml(page('<div><h2>Sub</h2><p>Body</p></div>', `<title>${title}</title>`), 'https://d.example/docs/p.html');
     expect([result.title, result.siteName]).toEqual([expected, site]);
@@ -230,6 +232,28 @@ describe('extractHtml, where an entry ends', () => {
       <p>This contains a command line that will be prepended.</p><h2 id="next">Next</h2></main>`);
     const { headings } = extractHtml(html, 'https://d.example/reference.html');
     expect(headings.some((heading) => heading.continues)).toBe(false);
+  });
+
+  it('resumes a section whose entries stand in a list item as a heading, not list text, so a later heading keeps its own anchor', () => {
+    const html = page(`<main><h2 id="s">Files</h2><ul><li><dl><dt id="a">open()</dt><dd><p>Opens.</p></dd></dl><p>Prose of the section.</p></li></ul>
+      <h2 id="s2">Files</h2><p>Second section.</p></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/p.html');
+    expect(markdown).not.toMatch(/^[-*>]\s+#/m);
+    expect(headings.filter((heading) => heading.text === 'Files').map(({ anchor, continues }) => [anchor, continues === true])).toEqual([
+      ['s', false],
+      ['s', true],
+      ['s2', false],
+    ]);
+  });
+
+  it("resumes the section, never a heading inside an earlier entry's body, and reads HTML5 term groups (<dl><div><dt>)", () => {
+    const html = page(`<main><h2 id="sec">Calls</h2><dl><dt id="a">a()</dt><dd><h4 id="ex">Example</h4><p>Use a.</p></dd></dl><p>Between.</p>
+      <dl><div><dt id="b">b()</dt><dd><p>Does b.</p></dd></div></dl><p>After b.</p></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/p.html');
+    expect(headings.filter((heading) => heading.continues).map(({ level, anchor }) => [level, anchor])).toEqual([
+      [2, 'sec'],
+      [2, 'sec'],
+    ]);
   });
 
   it('gives the rows after a table of anchored rows back to the section (gnuplot: a second table of functions)', () => {

@@ -11,13 +11,15 @@ export interface TitleParts {
   page: string;
   /** The site's part, when `<title>` has one (or `og:site_name` says it). */
   site?: string;
+  /** The site's part is the one `og:site_name` names (not only a guess at which part is the site). */
+  named?: true;
 }
 
 /** Words that name a site or a book rather than a page: "pytest documentation", "Postfix manual", "hiro 1.1.1". */
 const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|reference manual|wiki|sdk|help center)\b|\bv?\d+\.\d+(?:\.\d+)*\b/i;
 
-/** A name that ends the way a book's does: "GLib Reference Manual", "Foo Documentation", "Bar Handbook". */
-const BOOK_NAME = /\b(?:documentation|docs|manual|handbook|guide|reference)$/i;
+/** A name in title case that ends the way a book's does: "GLib Reference Manual", "GTK+ 3 Reference Manual", "Foo Documentation"; not "how to use this guide". */
+const BOOK_NAME = /^(?:[\p{Lu}\p{N}][\p{L}\p{N}+#.'-]*\s+)+(?:Manual|Documentation|Docs|Handbook|Guide|Reference)$/u;
 
 /**
  * `<title>` split into the page's name and the site's: the site part is the one `og:site_name`
@@ -35,7 +37,8 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
     const before = full.slice(0, index).trim();
     const after = full.slice(index + separator.length).trim();
     const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
-    return beforeIsSite ? { page: after, site: before } : { page: before, site: after };
+    const named = siteName !== '' && same(beforeIsSite ? before : after, siteName) ? { named: true as const } : {};
+    return beforeIsSite ? { page: after, site: before, ...named } : { page: before, site: after, ...named };
   }
   // A colon separates a page from its site only where what follows it plainly names a book:
   // gtk-doc's "Hash Tables: GLib Reference Manual". "libssh: The SSH library", "Tutorial: First
@@ -44,9 +47,9 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
   if (colon > 0) {
     const before = full.slice(0, colon).trim();
     const after = full.slice(colon + 2).trim();
-    if (siteName !== '' ? same(after, siteName) : BOOK_NAME.test(after) && !SITE_WORDS.test(before)) return { page: before, site: after };
+    if (siteName !== '' ? same(after, siteName) : BOOK_NAME.test(after) && !SITE_WORDS.test(before)) return { page: before, site: after, ...(siteName === '' ? {} : { named: true as const }) };
   }
-  return siteName !== '' && !same(full, siteName) ? { page: full, site: siteName } : { page: full };
+  return siteName !== '' && !same(full, siteName) ? { page: full, site: siteName, named: true } : { page: full };
 }
 
 /** h1s that name a part of every page, not the page: man-page sections (`NAME`), Haddock's "Documentation". */
@@ -88,6 +91,15 @@ function isGeneric(heading: string): boolean {
 function qualifies(title: string, heading: string): boolean {
   const last = heading.split(/\s+/).at(-1) ?? '';
   return /^[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)+$/u.test(title) && last !== '' && title.endsWith(last) && title !== heading;
+}
+
+/**
+ * The site's part of `<title>` when it surely names the site: `og:site_name` says so, or it reads
+ * like a site ("CMake 3.25.1 Documentation"); not a last part that is only a guess ("a tiny
+ * library for foo" in "libfoo - a tiny library for foo").
+ */
+export function surelySite(parts: TitleParts): string | undefined {
+  return parts.site !== undefined && (parts.named === true || SITE_WORDS.test(parts.site)) ? parts.site : undefined;
 }
 
 /** Whether a heading only names the site: "pytest 7.2 documentation" on every page of it. */

@@ -43,7 +43,9 @@ describe('the name a page gives its site', () => {
     expect(siteNameOf('<title>libssh: Main Page</title>', '<div id="top"><div id="projectname">libssh&#160;<span id="projectnumber">0.10.6</span></div></div><div class="contents"><p>Text.</p></div>')).toBe('libssh');
   });
 
-  it('is none when <title> names only the page', () => {
+  it('is none when <title> names only the page, or its last part is only a guess at the site', () => {
     expect(siteNameOf('<title>SQLite Home Page</title>')).toBeUndefined();
+    expect(siteNameOf('<title>libfoo - a tiny library for foo</title>')).toBeUndefined();
+    expect(siteNameOf('<title>Tutorial - Widgetlib</title><meta property="og:site_name" content="Widgetlib">')).toBe('Widgetlib');
   });
 });

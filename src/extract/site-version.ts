@@ -15,8 +15,8 @@ const RELEASE_SENTENCES = ['.releaseinfo'];
 
 /**
  * The version the page says its documentation is of, when it says so: the generator's own
- * version element, or the first release number in its release line ("This document is for the
- * GTK+ 3 library, version 3.24.38"), else a release number in the site's part of `<title>` ("Fixtures — pytest 7.2
+ * version element, or the first release number in its release line (gtk-doc's "for GLib
+ * 2.74.6"), else a release number in the site's part of `<title>` ("Fixtures — pytest 7.2
  * documentation"), or in a `<title>` that names documentation as a whole ("PostgreSQL 15.20
  * Documentation"). A page's own subject ("What's New In Python 3.12") is not the site's version.
  */

@@ -19,6 +19,7 @@ describe('numberWords', () => {
     expect(numberWords('closest to 11.5 in Python 3.11')).toEqual([]);
     expect(numberWords('1,000 children, 4-PBA, 5\' ends, 15-Jan-2023 at 10:30')).toEqual([]);
     expect(numberWords('route v2 to md5 and -1 or 2/3')).toEqual([]);
+    expect(numberWords('set level=3 for issue #3, the top 10% and 05 or 00')).toEqual([]);
   });
 
   it("never the asker's quoted values", () => {
