@@ -5,13 +5,30 @@ import type { Element } from 'domhandler';
 /**
  * Rewrites a generator's markup into what the Markdown converter reads well: Doxygen's code
  * fragments (one `div.line` per line) become `<pre>`, its signature tables one line of code;
- * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go.
+ * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go; gtk-doc's "Parameters" and "Returns"
+ * headings become part of their function's passage.
  */
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
   if (root === undefined) return;
   if (generator === 'doxygen') doxygen($, root);
   if (generator === 'latex2html') latex2html($, root);
+  if (generator === 'docbook') docbook($, root);
+}
+
+/** The parts of an entry gtk-doc heads as sections of their own: a function's, a struct's. */
+const ENTRY_PARTS = /^(?:parameters|returns|members)$/i;
+
+function docbook($: CheerioAPI, root: Element): void {
+  // gtk-doc heads a function's "Parameters" and "Returns" (a struct's "Members") with an
+  // anchored <h4>: as sections, half of GLib's passages were 40-token tables of arguments that
+  // crowd the function out of the results. They are parts of the function's passage; their
+  // anchors stay on the page, so a link to them still resolves.
+  for (const heading of selectAll('div.refsect3 > h4', root)) {
+    if (!ENTRY_PARTS.test($(heading).text().trim())) continue;
+    // Plain text: a bold line after an anchor would be read as an entry's heading again.
+    $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+  }
 }
 
 function doxygen($: CheerioAPI, root: Element): void {
