@@ -24,6 +24,12 @@ describe('the version a page says its documentation is of', () => {
     expect(versionOf(head)).toBeUndefined();
   });
 
+  it('reads a release in the page’s own title only when it names documentation as a whole (a Javadoc overview’s h1)', () => {
+    expect(versionOf('<title>Overview (JUnit API)</title>', '<main><h1 class="title">JUnit 4.13.2 API</h1><p>Text.</p></main>')).toBe('4.13.2');
+    expect(versionOf('<title>Changes</title>', '<main><h1>What’s New In Python 3.12</h1><p>Text.</p></main>')).toBeUndefined();
+    expect(versionOf('<title>Announce</title>', '<main><h1>py.test 2.0.0: asserts++, reporting++, docs++</h1><p>Text.</p></main>')).toBeUndefined();
+  });
+
   it('reads the generator’s own version element, even where it is chrome (Doxygen’s project number, rustdoc’s crate version)', () => {
     expect(versionOf('<title>libssh: libssh</title>', '<div id="top"><div id="projectname">libssh&#160;<span id="projectnumber">0.10.6</span></div></div><div class="contents"><p>Text.</p></div>')).toBe('0.10.6');
     expect(versionOf('<title>GLib Reference Manual: GLib Reference Manual</title>', '<div class="book"><div><p class="releaseinfo">for GLib 2.74.6</p></div></div>')).toBe('2.74.6');

@@ -21,6 +21,21 @@ const RELEASE_SENTENCES = ['.releaseinfo'];
  * Documentation"). A page's own subject ("What's New In Python 3.12") is not the site's version.
  */
 export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefined {
+  return generatorVersion($) ?? titleVersion(parts.site ?? parts.page, parts.site !== undefined);
+}
+
+/**
+ * The release number in a page's own title when that title names documentation as a whole (a
+ * Javadoc overview's "JUnit 4.13.2 API"): read when `<title>` says none.
+ */
+export function headingVersion(title: string): string | undefined {
+  return NAMES_THE_WHOLE.test(title.trim()) ? titleVersion(title, false) : undefined;
+}
+
+/** A title that ends naming documentation as a whole: "JUnit 4.13.2 API", "Widgetlib 2.1 Manual"; not "py.test 2.0.0: … docs++". */
+const NAMES_THE_WHOLE = /\b(?:documentation|docs|manual|handbook|reference|user guide|api)$/i;
+
+function generatorVersion($: CheerioAPI): string | undefined {
   for (const selector of VERSION_ELEMENTS) {
     const text = cleanHeadingText($(selector).first().text()).replace(/^version\s*/i, '');
     const found = RELEASE.exec(text);
@@ -30,7 +45,12 @@ export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefine
     const found = RELEASE.exec(cleanHeadingText($(selector).first().text()))?.[1];
     if (found !== undefined && !DOTTED_DATE.test(found)) return found;
   }
-  const site = parts.site ?? (DOCUMENTATION_WORDS.test(parts.page) ? parts.page : undefined);
-  const release = site === undefined ? undefined : RELEASE.exec(site)?.[1];
+  return undefined;
+}
+
+/** A release number in a title: any in the site's part, in a page's only when it names documentation as a whole. */
+function titleVersion(title: string, isSite: boolean): string | undefined {
+  if (!isSite && !DOCUMENTATION_WORDS.test(title)) return undefined;
+  const release = RELEASE.exec(title)?.[1];
   return release === undefined || DOTTED_DATE.test(release) ? undefined : release;
 }
