@@ -182,6 +182,21 @@ describe('extractHtml API entries', () => {
     expect(markdown).toContain('### json.dumps(obj)\n\nSerialize *obj* to a JSON formatted str.');
   });
 
+  it('makes consecutive terms of one namespace that share a description one entry, at the first name (operator.xor / operator.__xor__)', () => {
+    const html = page(`<main><h1 id="operator">operator</h1><dl class="py function"><dt class="sig" id="operator.xor">operator.xor(a, b)</dt>
+      <dt class="sig" id="operator.__xor__">operator.__xor__(a, b)</dt><dd><p>Return the bitwise exclusive or of a and b.</p></dd></dl></main>`);
+    const { headings, markdown, anchors } = extractHtml(html, 'https://d.example/library/operator.html');
+    expect(headings.at(-1)).toEqual({ level: 2, text: 'operator.xor(a, b); operator.__xor__(a, b)', anchor: 'operator.xor' });
+    expect(markdown).toContain('Return the bitwise exclusive or of a and b.');
+    expect(anchors).toContain('operator.__xor__');
+  });
+
+  it('keeps the terms of an index apart: they are not names of one namespace', () => {
+    const html = page(`<main><h1 id="index">Index</h1><dl><dt id="ientry-1">abs, Mathematical Functions</dt><dt id="ientry-2">ACL, Privileges</dt><dd><p>see also GRANT</p></dd></dl></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/bookindex.html');
+    expect(headings.map((heading) => heading.anchor)).toEqual(['index', 'ientry-1', 'ientry-2']);
+  });
+
   it('names an anchored summary row by its linked name, not by the type in the cell before it (Javadoc)', () => {
     const html = page(`<main><h1>Class Assert</h1><section id="method.summary"><h2>Method Summary</h2><table>
       <tr><th>Modifier and Type</th><th>Method</th><th>Description</th></tr>

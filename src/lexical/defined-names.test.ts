@@ -9,6 +9,12 @@ describe('definedNames', () => {
     expect(definedNames({ headingPath: ['fs', 'fs.readFile(path[, options], callback)'], anchor: 'fsreadfilepath-options-callback' })).toEqual(['fs.readFile']);
   });
 
+  it('reads every name of an entry documented under several (its signatures joined by "; ")', () => {
+    expect(definedNames({ headingPath: ['operator', 'operator.xor(a, b); operator.__xor__(a, b)'], anchor: 'operator.xor' })).toEqual(['operator.xor', 'operator.__xor__']);
+    expect(definedNames({ headingPath: ['re', 're.I; re.IGNORECASE'], anchor: 're.I' })).toEqual(['re.I', 're.IGNORECASE']);
+    expect(definedNames({ headingPath: ['Guide', 'Install; then configure'], anchor: 'install' })).toEqual([]);
+  });
+
   it('finds no API in a prose heading', () => {
     expect(definedNames({ headingPath: ['Built-in Functions'], anchor: 'built-in-functions' })).toEqual([]);
     expect(definedNames({ headingPath: ['Introduction'], anchor: 'introduction' })).toEqual([]);
