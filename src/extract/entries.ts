@@ -1,10 +1,11 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
 import { Element as DomElement, Text, type AnyNode, type Element } from 'domhandler';
-import { appendChild, removeElement, replaceElement, textContent } from 'domutils';
+import { replaceElement, textContent } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
 import { resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
+import { joinSignatureGroups } from './signature-groups.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
 
 /**
@@ -52,52 +53,6 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   // Entries found inside list items (a list of `<dl>`s) now put headings in a list.
   if (inContainer) unwrapLayoutLists($, root);
   return headings;
-}
-
-/** What separates the signatures of one entry in its heading: `operator.lt(a, b); operator.__lt__(a, b)`. */
-const SIGNATURE_SEPARATOR = '; ';
-
-/**
- * Consecutive `<dt>`s anchored at names of one namespace, with no `<dd>` between them, are one
- * entry under several names (Sphinx's `operator.xor(a, b)` and `operator.__xor__(a, b)`, one
- * description for both; an index's terms are not qualified names and stay apart): as
- * separate headings, every name but the last was an empty section and the description was cited
- * at the last name. They become one term, anchored at the first name, whose heading lists every
- * signature; the other names' ids stay on the page.
- */
-function joinSignatureGroups(root: Element, served: ReadonlySet<string>): void {
-  for (const list of selectAll('dl', root)) {
-    const scopes = [list, ...list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'div')];
-    for (const scope of scopes) {
-      let run: Element[] = [];
-      const flush = () => {
-        const [first, ...rest] = run;
-        if (first !== undefined && rest.length > 0) {
-          for (const other of rest) {
-            const last = first.children.at(-1);
-            if (last?.type === 'text') last.data = last.data.trimEnd();
-            appendChild(first, new Text(SIGNATURE_SEPARATOR));
-            for (const child of [...other.children]) appendChild(first, child);
-            removeElement(other);
-          }
-        }
-        run = [];
-      };
-      for (const child of [...scope.children]) {
-        if (child.type === 'text' && isBlankText(child.data)) continue;
-        const qualifier = child.type === 'tag' && child.name === 'dt' && served.has(child.attribs['id'] ?? '') ? qualifierOf(child.attribs['id'] ?? '') : undefined;
-        if (qualifier === undefined || (run[0] !== undefined && qualifierOf(run[0].attribs['id'] ?? '') !== qualifier)) flush();
-        if (qualifier !== undefined) run.push(child as Element);
-      }
-      flush();
-    }
-  }
-}
-
-/** The namespace of a qualified API id (`operator` of `operator.__xor__`, `std::vector` of `std::vector::size`); none for other ids (an index entry's `ientry-id3162`). */
-function qualifierOf(id: string): string | undefined {
-  const match = /^([\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*)(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*$/u.exec(id);
-  return match?.[1];
 }
 
 /** An element's text with a space where a `<br>` separates two terms (`WORK<br>TRANSACTION`). */

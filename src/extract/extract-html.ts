@@ -15,7 +15,7 @@ import { createMarkdownConverter, type MarkdownConverter } from './markdown-conv
 import { parseHtml } from './parse-html.js';
 import { isSiteName, pageFirst, pageTitle, splitDocumentTitle } from './page-title.js';
 import { projectName, siteName } from './site-name.js';
-import { headingVersion, siteVersion } from './site-version.js';
+import { siteVersion, titleNamingVersion } from './site-version.js';
 
 export interface ExtractedHtml {
   title: string;
@@ -91,7 +91,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const site = siteName(project, titleParts);
   const title = pageTitle({ ...(generatorTitle === undefined ? {} : { generatorTitle }), ...firstHeading(headings), parts: titleParts, url: pageUrl });
   // What `<title>` and the generator say, else a release in the page's own title that names the whole ("JUnit 4.13.2 API").
-  const documented = version ?? headingVersion(title);
+  const documented = version ?? titleNamingVersion(title);
   return {
     title,
     ...(documented === undefined ? {} : { siteVersion: documented }),

@@ -13,17 +13,17 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (root === undefined) return;
   if (generator === 'doxygen') doxygen($, root);
   if (generator === 'latex2html') latex2html($, root);
-  if (generator === 'docbook') docbook($, root);
+  if (generator === 'gtk-doc') gtkDoc($, root);
 }
 
 /** The parts of an entry gtk-doc heads as sections of their own: a function's, a struct's. */
 const ENTRY_PARTS = /^(?:parameters|returns|members)$/i;
 
-function docbook($: CheerioAPI, root: Element): void {
+function gtkDoc($: CheerioAPI, root: Element): void {
   // gtk-doc heads a function's "Parameters" and "Returns" (a struct's "Members") with an
   // anchored <h4>: as sections, half of GLib's passages were 40-token tables of arguments that
   // crowd the function out of the results. They are parts of the function's passage; their
-  // anchors stay on the page, so a link to them still resolves.
+  // anchors stay in the page's anchor map (a link to them still opens the page there).
   for (const heading of selectAll('div.refsect3 > h4', root)) {
     if (!ENTRY_PARTS.test($(heading).text().trim())) continue;
     // Plain text: a bold line after an anchor would be read as an entry's heading again.

@@ -28,6 +28,9 @@ describe('the version a page says its documentation is of', () => {
     expect(versionOf('<title>Overview (JUnit API)</title>', '<main><h1 class="title">JUnit 4.13.2 API</h1><p>Text.</p></main>')).toBe('4.13.2');
     expect(versionOf('<title>Changes</title>', '<main><h1>What’s New In Python 3.12</h1><p>Text.</p></main>')).toBeUndefined();
     expect(versionOf('<title>Announce</title>', '<main><h1>py.test 2.0.0: asserts++, reporting++, docs++</h1><p>Text.</p></main>')).toBeUndefined();
+    expect(versionOf('<title>Migrating</title>', '<main><h1>Migrating to the 2.0 API</h1><p>Text.</p></main>')).toBeUndefined();
+    expect(versionOf('<title>Upgrading</title>', '<main><h1>Upgrading from 1.4 to 2.0 API</h1><p>Text.</p></main>')).toBeUndefined();
+    expect(versionOf('<title>Manual</title>', '<main><h1>Widgetlib v2.1 Manual</h1><p>Text.</p></main>')).toBe('2.1');
   });
 
   it('reads the generator’s own version element, even where it is chrome (Doxygen’s project number, rustdoc’s crate version)', () => {

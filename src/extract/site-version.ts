@@ -25,15 +25,21 @@ export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefine
 }
 
 /**
- * The release number in a page's own title when that title names documentation as a whole (a
- * Javadoc overview's "JUnit 4.13.2 API"): read when `<title>` says none.
+ * The release number in the page's title as the page names itself (its h1, a generator's title
+ * element) when that title names the documentation as a whole (a Javadoc overview's "JUnit 4.13.2
+ * API"): read when neither the generator nor `<title>` says one.
  */
-export function headingVersion(title: string): string | undefined {
-  return NAMES_THE_WHOLE.test(title.trim()) ? titleVersion(title, false) : undefined;
+export function titleNamingVersion(title: string): string | undefined {
+  const release = NAME_RELEASE_DOCS.exec(title.trim())?.[1];
+  return release === undefined || DOTTED_DATE.test(release) ? undefined : release;
 }
 
-/** A title that ends naming documentation as a whole: "JUnit 4.13.2 API", "Widgetlib 2.1 Manual"; not "py.test 2.0.0: … docs++". */
-const NAMES_THE_WHOLE = /\b(?:documentation|docs|manual|handbook|reference|user guide|api)$/i;
+/**
+ * A title that is a name, a release and a word for documentation as a whole, nothing else:
+ * "JUnit 4.13.2 API", "Widgetlib v2.1 Manual"; not "Migrating to the 2.0 API" or
+ * "py.test 2.0.0: … docs++".
+ */
+const NAME_RELEASE_DOCS = /^[\p{Lu}\p{N}][\p{L}\p{N}+#._-]*(?:\s+[\p{Lu}\p{N}][\p{L}\p{N}+#._-]*)?\s+v?(\d+\.\d+(?:\.\d+)?)\s+(?:documentation|docs|manual|handbook|reference|user guide|api)$/iu;
 
 function generatorVersion($: CheerioAPI): string | undefined {
   for (const selector of VERSION_ELEMENTS) {

@@ -13,6 +13,12 @@ describe('definedNames', () => {
     expect(definedNames({ headingPath: ['operator', 'operator.xor(a, b); operator.__xor__(a, b)'], anchor: 'operator.xor' })).toEqual(['operator.xor', 'operator.__xor__']);
     expect(definedNames({ headingPath: ['re', 're.I; re.IGNORECASE'], anchor: 're.I' })).toEqual(['re.I', 're.IGNORECASE']);
     expect(definedNames({ headingPath: ['Guide', 'Install; then configure'], anchor: 'install' })).toEqual([]);
+    expect(definedNames({ headingPath: ['dict', 'keys(); iterkeys()'], anchor: 'dict.keys' })).toEqual(['dict.keys', 'keys', 'iterkeys', 'dict.iterkeys']);
+  });
+
+  it('never splits a signature at a semicolon inside brackets (Rust arrays)', () => {
+    expect(definedNames({ headingPath: ['Vec', 'fn from(arr: [T; N]) -> Vec<T>'], anchor: 'method.from' })).toEqual(definedNames({ headingPath: ['Vec', 'fn from(arr: [T, N]) -> Vec<T>'], anchor: 'method.from' }));
+    expect(definedNames({ headingPath: ['Vec', 'Vec::from(arr: [T; N])'], anchor: 'vec-from' })).toEqual(['Vec::from']);
   });
 
   it('finds no API in a prose heading', () => {

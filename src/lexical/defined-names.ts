@@ -12,14 +12,37 @@ const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]
 export function definedNames(chunk: Pick<Chunk, 'headingPath' | 'anchor'>): string[] {
   const heading = chunk.headingPath.at(-1)?.trim();
   if (heading === undefined) return [];
-  // One entry under several names (`operator.lt(a, b); operator.__lt__(a, b)`): each is defined here.
-  const signatures = heading.split(SIGNATURES_SEPARATOR);
-  if (signatures.length > 1) return [...new Set(signatures.flatMap((signature) => namesOf(signature.trim(), chunk.anchor)))];
-  return namesOf(heading, chunk.anchor);
+  // One entry under several names (`operator.lt(a, b); operator.__lt__(a, b)`): each is defined
+  // here, a member's with the first name's namespace (`dict.keys; iterkeys()` → dict.iterkeys).
+  const [first, ...others] = signatures(heading);
+  const names = namesOf(first ?? heading, chunk.anchor);
+  const namespace = /^(.+(?:\.|::))[^.:]+$/u.exec(chunk.anchor ?? '')?.[1];
+  for (const other of others) {
+    for (const name of namesOf(other, undefined)) {
+      names.push(name);
+      if (namespace !== undefined && !/[.:]/.test(name) && IDENTIFIER.test(chunk.anchor ?? '')) names.push(`${namespace}${name}`);
+    }
+  }
+  return [...new Set(names)];
 }
 
-/** The separator `markSections` puts between the signatures of one entry. */
-const SIGNATURES_SEPARATOR = /;\s+(?=[\p{L}_$])/u;
+/** A heading's signatures: split at "; " outside brackets (Rust's `[T; N]` is one), as `markSections` joins them. */
+function signatures(heading: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < heading.length; index += 1) {
+    const char = heading[index];
+    if (char === '(' || char === '[' || char === '<' || char === '{') depth += 1;
+    else if ((char === ')' || char === ']' || char === '>' || char === '}') && depth > 0) depth -= 1;
+    else if (char === ';' && depth === 0 && heading[index + 1] === ' ') {
+      parts.push(heading.slice(start, index).trim());
+      start = index + 2;
+    }
+  }
+  parts.push(heading.slice(start).trim());
+  return parts.filter(Boolean);
+}
 
 function namesOf(heading: string, anchor: string | undefined): string[] {
   const match = SIGNATURE.exec(heading);

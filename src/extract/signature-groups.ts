@@ -1,0 +1,51 @@
+import { selectAll } from 'css-select';
+import { Text, type Element } from 'domhandler';
+import { appendChild, removeElement } from 'domutils';
+import { isBlankText } from './heading-anchors.js';
+
+/** What separates the signatures of one entry in its heading: `operator.lt(a, b); operator.__lt__(a, b)`. */
+export const SIGNATURE_SEPARATOR = '; ';
+
+/**
+ * Consecutive `<dt>`s anchored at names of one namespace, with no `<dd>` between them, are one
+ * entry under several names (Sphinx's `operator.xor(a, b)` and `operator.__xor__(a, b)`, one
+ * description for both; an index's terms are not qualified names and stay apart): as separate
+ * headings, every name but the last was an empty section and the description was cited at the
+ * last name. They become one term, anchored at the first name, whose heading lists every
+ * signature. The other names stay in the page's anchor map (a link to them still opens the page
+ * there); passages are cited at the first.
+ */
+export function joinSignatureGroups(root: Element, served: ReadonlySet<string>): void {
+  for (const list of selectAll('dl', root)) {
+    const scopes = [list, ...list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'div')];
+    for (const scope of scopes) {
+      let run: Element[] = [];
+      const flush = () => {
+        const [first, ...rest] = run;
+        run = [];
+        if (first === undefined) return;
+        for (const other of rest) {
+          const last = first.children.at(-1);
+          if (last?.type === 'text') last.data = last.data.trimEnd();
+          appendChild(first, new Text(SIGNATURE_SEPARATOR));
+          for (const child of [...other.children]) appendChild(first, child);
+          removeElement(other);
+        }
+      };
+      // Over a copy: a flush removes terms already passed.
+      for (const child of [...scope.children]) {
+        if (child.type === 'text' && isBlankText(child.data)) continue;
+        const namespace = child.type === 'tag' && child.name === 'dt' && served.has(child.attribs['id'] ?? '') ? namespaceOf(child.attribs['id'] ?? '') : undefined;
+        if (namespace === undefined || (run[0] !== undefined && namespaceOf(run[0].attribs['id'] ?? '') !== namespace)) flush();
+        if (namespace !== undefined && child.type === 'tag') run.push(child);
+      }
+      flush();
+    }
+  }
+}
+
+/** The namespace of a qualified API id with its separator (`operator.` of `operator.__xor__`, `std::vector::` of `std::vector::size`); none for other ids (an index entry's `ientry-id3162`). */
+function namespaceOf(id: string): string | undefined {
+  const match = /^([\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\.|::))[\p{L}_$][\p{L}\p{N}_$]*$/u.exec(id);
+  return match?.[1];
+}
