@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Tokenizer } from '../../core/types.js';
-import type { Engine } from '../../engine/engine-types.js';
+import type { Engine, PageInspection } from '../../engine/engine-types.js';
 import { decodeCursor, encodeCursor, type PagePosition, readWindow } from './page-reader.js';
 import type { getPageOutput } from './tool-schemas.js';
 
@@ -15,13 +15,13 @@ export interface PageRequest {
  * the cursor on, within the budget. When the rest does not fit, the text ends with a note that it
  * was truncated and the cursor to read on with; the budget holds the note too.
  */
-export async function readPage(engine: Engine, request: PageRequest, tokenizer: Tokenizer): Promise<{ text: string; structured: z.output<typeof getPageOutput> }> {
+export async function readPage(engine: Pick<Engine, 'inspect'>, request: PageRequest, tokenizer: Tokenizer): Promise<{ text: string; structured: z.output<typeof getPageOutput> }> {
   const page = await engine.inspect(request.url);
   if (page === undefined) throw new Error(`${request.url} is not in the index. Use a URL that search_docs returned, or list_sources to see what the index holds.`);
   const anchor = URL.canParse(request.url) ? decodeURIComponent(new URL(request.url).hash.slice(1)) : '';
   let chunks = page.chunks;
   if (anchor !== '') {
-    const start = chunks.findIndex((chunk) => chunk.anchor === anchor);
+    const start = sectionStart(chunks, anchor, page.anchors);
     if (start < 0) {
       const known = page.anchors.slice(0, 30).map((name) => `#${name}`).join(', ');
       throw new Error(`${page.url} has no section #${anchor}. Its anchors include: ${known}.`);
@@ -69,6 +69,27 @@ function truncationNote(budget: number, total: number, left: number, cursor: str
 
 function refuseCursor(cursor: string): never {
   throw new Error(`The cursor "${cursor}" does not point into this page or section (it may have changed since). Pass the cursor a truncated get_page of the same url returned, or leave it out to read from the start.`);
+}
+
+/**
+ * Where the section an anchor opens starts: the passages cited at it, else, for an id the page
+ * has that marks no section of its own, the section it belongs to: an entry listing it among its
+ * names (`#operator.__xor__` in "operator.xor(a, b); operator.__xor__(a, b)"), else the longest
+ * section whose anchor it extends (gtk-doc's `#g-hash-table-insert.parameters`). -1: none.
+ */
+function sectionStart(chunks: PageInspection['chunks'], anchor: string, pageAnchors: readonly string[]): number {
+  const own = chunks.findIndex((chunk) => chunk.anchor === anchor);
+  if (own >= 0 || !pageAnchors.includes(anchor)) return own;
+  const named = new RegExp(`(?:^|[\\s;])${anchor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\(|;|$)`, 'u');
+  const listing = chunks.findIndex((chunk) => chunk.anchor !== undefined && named.test(chunk.headingPath.at(-1) ?? ''));
+  if (listing >= 0) return listing;
+  let best = -1;
+  chunks.forEach((chunk, index) => {
+    const prefix = chunk.anchor;
+    if (prefix === undefined || !anchor.startsWith(prefix) || !/^[.:_-]/.test(anchor.slice(prefix.length))) return;
+    if (best < 0 || prefix.length > (chunks[best]?.anchor?.length ?? 0)) best = index;
+  });
+  return best;
 }
 
 function isUnder(headingPath: readonly string[], section: readonly string[]): boolean {
