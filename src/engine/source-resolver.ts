@@ -41,10 +41,9 @@ export function assertLibraryName(library: string | undefined, version: string |
 /**
  * Names the source of an ingest: the library and version given; else those of the source
  * already read from this root URL (a re-ingest keeps its names); else a library named by the
- * host (or the first page's title when the host is an address, else the folder's or URL's last
- * folder) at the
- * version in the URL path, else the one the first page says it documents ("pytest 7.2
- * documentation"), else `latest`. A derived name another root URL already uses gets a
+ * host (or, when the host is an address, the site's name or title the first page gives, else the
+ * folder's or URL's last folder) at the version in the URL path, else the one the first page
+ * says it documents ("pytest 7.2 documentation"), else `latest`. A derived name another root URL already uses gets a
  * suffix (`-2`), so two sites never merge unless the user names them the same.
  */
 export function sourceResolver(request: SourceRequest): SourceResolver {

@@ -1,5 +1,5 @@
 import { Element as DomElement, Text, type AnyNode, type Element } from 'domhandler';
-import { append, textContent } from 'domutils';
+import { append } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { isAnchorMarker, isBlankText } from './heading-anchors.js';
 
@@ -80,9 +80,12 @@ function contentAfter(node: Element, scope: Element): AnyNode | undefined {
   return undefined;
 }
 
-/** Text that is not blank, or an element holding some (an empty target holds none). */
+/** Text that is not blank, or an element holding some (an empty target holds none); stops at the first, not reading a whole section's text. */
 function hasText(node: AnyNode): boolean {
-  return node.type === 'text' ? !isBlankText(node.data) : node.type === 'tag' && !isAnchorMarker(node) && !isBlankText(textContent(node));
+  if (node.type === 'text') return !isBlankText(node.data);
+  if (node.type !== 'tag') return false;
+  const { children } = node;
+  return !isAnchorMarker(node) && children.some(hasText);
 }
 
 /** Whether the content starts with a heading or another entry (then nothing resumes). */
@@ -112,7 +115,7 @@ function hasBody(list: Element): boolean {
   const lastOf = (element: Element) => [...element.children].reverse().find((child): child is Element => child.type === 'tag');
   let last = lastOf(list);
   if (last?.name === 'div') last = lastOf(last);
-  return last !== undefined && last.name === 'dd' && !isBlankText(textContent(last));
+  return last !== undefined && last.name === 'dd' && hasText(last);
 }
 
 /** The section heading before an entry: never a heading inside an earlier entry's body (an "Example" under a function). */

@@ -1,10 +1,9 @@
 import { selectAll } from 'css-select';
 import { Text, type Element } from 'domhandler';
 import { appendChild, removeElement } from 'domutils';
+import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 import { isBlankText } from './heading-anchors.js';
 
-/** What separates the signatures of one entry in its heading: `operator.lt(a, b); operator.__lt__(a, b)`. */
-export const SIGNATURE_SEPARATOR = '; ';
 
 /**
  * Consecutive `<dt>`s anchored at names of one namespace, with no `<dd>` between them, are one

@@ -30,8 +30,7 @@ export function siteVersion($: CheerioAPI, parts: TitleParts): string | undefine
  * API"): read when neither the generator nor `<title>` says one.
  */
 export function titleNamingVersion(title: string): string | undefined {
-  const release = NAME_RELEASE_DOCS.exec(title.trim())?.[1];
-  return release === undefined || DOTTED_DATE.test(release) ? undefined : release;
+  return notADate(NAME_RELEASE_DOCS.exec(title.trim())?.[1]);
 }
 
 /**
@@ -48,15 +47,18 @@ function generatorVersion($: CheerioAPI): string | undefined {
     if (found !== null && found[0].length === text.length) return found[1];
   }
   for (const selector of RELEASE_SENTENCES) {
-    const found = RELEASE.exec(cleanHeadingText($(selector).first().text()))?.[1];
-    if (found !== undefined && !DOTTED_DATE.test(found)) return found;
+    const found = notADate(RELEASE.exec(cleanHeadingText($(selector).first().text()))?.[1]);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
 /** A release number in a title: any in the site's part, in a page's only when it names documentation as a whole. */
 function titleVersion(title: string, isSite: boolean): string | undefined {
-  if (!isSite && !DOCUMENTATION_WORDS.test(title)) return undefined;
-  const release = RELEASE.exec(title)?.[1];
+  return isSite || DOCUMENTATION_WORDS.test(title) ? notADate(RELEASE.exec(title)?.[1]) : undefined;
+}
+
+/** A release number found, unless it is a date written with dots. */
+function notADate(release: string | undefined): string | undefined {
   return release === undefined || DOTTED_DATE.test(release) ? undefined : release;
 }

@@ -1,3 +1,4 @@
+import { splitSignatures } from '../core/signatures.js';
 import type { Chunk } from '../core/types.js';
 
 /** Words a signature heading may start with before the name: `class dict(**kwargs)`, `async def`, `static`. */
@@ -14,34 +15,17 @@ export function definedNames(chunk: Pick<Chunk, 'headingPath' | 'anchor'>): stri
   if (heading === undefined) return [];
   // One entry under several names (`operator.lt(a, b); operator.__lt__(a, b)`): each is defined
   // here, a member's with the first name's namespace (`dict.keys; iterkeys()` → dict.iterkeys).
-  const [first, ...others] = signatures(heading);
+  const [first, ...others] = splitSignatures(heading);
   const names = namesOf(first ?? heading, chunk.anchor);
-  const namespace = /^(.+(?:\.|::))[^.:]+$/u.exec(chunk.anchor ?? '')?.[1];
+  const anchor = chunk.anchor ?? '';
+  const namespace = IDENTIFIER.test(anchor) ? /^(.+(?:\.|::))[^.:]+$/u.exec(anchor)?.[1] : undefined;
   for (const other of others) {
     for (const name of namesOf(other, undefined)) {
       names.push(name);
-      if (namespace !== undefined && !/[.:]/.test(name) && IDENTIFIER.test(chunk.anchor ?? '')) names.push(`${namespace}${name}`);
+      if (namespace !== undefined && !/[.:]/.test(name)) names.push(`${namespace}${name}`);
     }
   }
   return [...new Set(names)];
-}
-
-/** A heading's signatures: split at "; " outside brackets (Rust's `[T; N]` is one), as `markSections` joins them. */
-function signatures(heading: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let index = 0; index < heading.length; index += 1) {
-    const char = heading[index];
-    if (char === '(' || char === '[' || char === '<' || char === '{') depth += 1;
-    else if ((char === ')' || char === ']' || char === '>' || char === '}') && depth > 0) depth -= 1;
-    else if (char === ';' && depth === 0 && heading[index + 1] === ' ') {
-      parts.push(heading.slice(start, index).trim());
-      start = index + 2;
-    }
-  }
-  parts.push(heading.slice(start).trim());
-  return parts.filter(Boolean);
 }
 
 function namesOf(heading: string, anchor: string | undefined): string[] {
