@@ -78,6 +78,7 @@ async function retrieveByLibrary(text: string, topK: number, wiring: RetrievalWi
       termStatsWithin: (sourceId, words) => index.termStats(words, [sourceId]),
       sourceOf: await sourceIdOfCandidates(index, candidates),
       retrieveWithin: async (sourceId) => (await retrieve(text, topK, wiring, signal, [sourceId])).candidates,
+      quotedWeight: wiring.config.retrieve.lexical.quotedWeight,
       maxSources: MAX_SOURCES_REORDERED,
     });
   if (named !== undefined) {

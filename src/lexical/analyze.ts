@@ -120,9 +120,24 @@ const QUOTED = /`([^`]+)`|(?<![\p{L}\p{N}])'([^'\n]+)'(?![\p{L}\p{N}])|"([^"\n]+
 /** A quoted span that names an API the docs may define: dotted, or called. */
 const API_LIKE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
 
+/** A quoted span that names an API the docs may define: dotted, or called (`os.path.join`, `sorted()`), not the asker's own value. */
+const namesApi = (span: string): boolean => API_LIKE.test(span) && (/[.:]/.test(span) || span.endsWith('()'));
+
 /** A question without its backticked or quoted spans (the asker's own names and values), each replaced by a line break; contractions written out. */
 export function unquotedText(question: string): string {
   return expandContractions(question).replace(QUOTED, '\n');
+}
+
+/**
+ * A question's own words, apart from the values it quotes: the question without its backticked
+ * or quoted spans, each replaced by a line break, except a span that names an API, which stays
+ * (as `queryTerms` weighs them); contractions written out.
+ */
+export function questionOwnText(question: string): string {
+  return expandContractions(question).replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
+    const span = (groups[0] ?? groups[1] ?? groups[2] ?? '').trim();
+    return namesApi(span) ? ` ${span} ` : '\n';
+  });
 }
 
 /**
@@ -138,7 +153,7 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
   const all: string[] = [];
   const plain = expandContractions(text).replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
     const span = (groups[0] ?? groups[1] ?? groups[2] ?? '').trim();
-    if (API_LIKE.test(span) && (/[.:]/.test(span) || span.endsWith('()'))) return ` ${span} `;
+    if (namesApi(span)) return ` ${span} `;
     const words = [...span.matchAll(WORD)];
     for (const match of words) {
       const word = match[0].toLowerCase();

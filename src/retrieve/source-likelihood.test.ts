@@ -1,12 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import type { TermStats } from '../core/types.js';
-import { contentWords, sourcePosteriors } from './source-likelihood.js';
+import { candidate } from '../testing/candidates.js';
+import { contentWords, PASSAGES_READ, sourcePosteriors } from './source-likelihood.js';
 
 const library = (documents: number, frequencies: Record<string, number>): TermStats => ({ documents, documentFrequency: new Map(Object.entries(frequencies)) });
 
 describe('contentWords', () => {
   it('keeps the words that say what a question is about, a compound name whole and as its parts, each once', () => {
-    expect(contentWords('How do I close the ssh_channel with closeChannel and close it?')).toEqual(['close', 'ssh_channel', 'ssh', 'channel', 'closechannel']);
+    expect(contentWords('How do I close the ssh_channel with closeChannel and close it?').map(({ word }) => word)).toEqual(['close', 'ssh_channel', 'ssh', 'channel', 'closechannel']);
+  });
+
+  it('keeps a dotted name whole besides its words (`as.numeric` is a name one library defines)', () => {
+    expect(contentWords('as.numeric on a factor column')).toEqual([
+      { word: 'numeric', weight: 1 },
+      { word: 'factor', weight: 1 },
+      { word: 'column', weight: 1 },
+      { word: 'as.numeric', weight: 1 },
+    ]);
+  });
+
+  it('counts a word found only in a quoted value at the quoted weight, and a quoted API name as the question\'s own', () => {
+    expect(contentWords('Calling an external command "ls"', 0.25)).toEqual([
+      { word: 'calling', weight: 1 },
+      { word: 'external', weight: 1 },
+      { word: 'command', weight: 1 },
+      { word: 'ls', weight: 0.25 },
+    ]);
+    expect(contentWords('join paths with `os.path.join`', 0.25).find(({ word }) => word === 'os.path.join')).toEqual({ word: 'os.path.join', weight: 1 });
+    expect(contentWords('list the command `ls` runs', 0.25).find(({ word }) => word === 'ls')).toEqual({ word: 'ls', weight: 0.25 });
+    expect(contentWords('list the command ls and "ls"', 0.25).find(({ word }) => word === 'ls')).toEqual({ word: 'ls', weight: 1 });
   });
 });
 
@@ -62,5 +84,43 @@ describe('sourcePosteriors', () => {
     ]));
     expect(posteriors.get(1)).toBeCloseTo(0.75, 12);
     expect(posteriors.get(2)).toBeCloseTo(0.25, 12);
+  });
+
+  it('ignores what the question quotes when the quoted weight is 0: its values are the asker\'s, not the library\'s', () => {
+    const sources = new Map([
+      [1, library(1000, { copy: 50, file: 100, 'file.txt': 0, ls: 1 })],
+      [2, library(1000, { copy: 40, file: 100, ls: 200 })],
+    ]);
+    const quoted = sourcePosteriors('copy a file with "ls"', sources, { quotedWeight: 0 });
+    const plain = sourcePosteriors('copy a file', sources);
+    expect(quoted.get(1)).toBeCloseTo(plain.get(1) ?? 0, 12);
+    expect(sourcePosteriors('copy a file with "ls"', sources).get(2)).toBeGreaterThan(0.9);
+  });
+
+  describe('judged by its best passage too', () => {
+    // Both libraries hold each word in as many passages: by word shares alone they are alike.
+    const sources = new Map([
+      [1, library(1000, { server: 100, ls: 20, prints: 20 })],
+      [2, library(1000, { server: 100, ls: 20, prints: 20 })],
+    ]);
+    const together = [candidate({ text: 'Run ls -l on the server and read what it prints.' })];
+    const apart = [candidate({ text: 'Connect to the server.' }), candidate({ text: 'The ls command lists files.' }), candidate({ text: 'It prints a line.' })];
+
+    it('makes the library likelier whose one passage holds the question\'s words together, over one whose passages hold them apart', () => {
+      expect(sourcePosteriors('run ls on the server', sources).get(1)).toBeCloseTo(0.5, 12);
+      const posteriors = sourcePosteriors('ls on the server, what it prints', sources, { rankings: new Map([[1, together], [2, apart]]) });
+      expect(posteriors.get(1)).toBeGreaterThan(0.9);
+    });
+
+    it('reads only the first passages of a ranking: one far down says little of what the library is about', () => {
+      const filler = Array.from({ length: PASSAGES_READ }, (_, index) => candidate({ text: `Unrelated passage ${index}.` }));
+      const posteriors = sourcePosteriors('ls on the server, what it prints', sources, { rankings: new Map([[1, [...filler, ...together]], [2, apart]]) });
+      expect(posteriors.get(2)).toBeGreaterThan(0.5);
+    });
+
+    it('judges a library its search found nothing in as by a passage that holds none of the words', () => {
+      const none = sourcePosteriors('ls on the server', sources, { rankings: new Map([[1, []], [2, [candidate({ text: 'Unrelated.' })]]]) });
+      expect(none.get(1)).toBeCloseTo(0.5, 12);
+    });
   });
 });

@@ -1,21 +1,55 @@
-import type { TermStats } from '../core/types.js';
-import { expandContractions, wordParts, words } from '../lexical/analyze.js';
+import type { Candidate, TermStats } from '../core/types.js';
+import { codeTerms, dottedTerms, expandContractions, indexForm, questionOwnText, wordParts, words } from '../lexical/analyze.js';
 import { isStopWord } from '../lexical/stop-words.js';
 
+/** A word of a question as written (`termStats` brings it to the index's form), and how much it counts. */
+export interface ContentWord {
+  word: string;
+  /** 1 for the question's own words; the quoted weight for a word only found in a value the question quotes. */
+  weight: number;
+}
+
 /**
- * The words of a question that say what it is about, each once, as written (`termStats` brings
- * them to the index's form): its words without stop-words, and a compound name
- * (`ssh_channel_read`, `readFile`) whole and as its parts, as the index holds it.
+ * The words of a question that say what it is about, each once: its words without stop-words,
+ * a compound name (`ssh_channel_read`, `readFile`) whole and as its parts, and a dotted name
+ * (`as.numeric`, `os.path.join`) whole, as the index holds them. A word only found in a quoted
+ * or backticked value (`'file.txt'`, `"ls"`: the asker's own) counts `quotedWeight`, as it does
+ * in the search itself; a quoted API name (`os.path.join`, `sorted()`) is the question's own.
  */
-export function contentWords(question: string): string[] {
-  const found = new Set<string>();
-  for (const word of words(expandContractions(question))) {
+export function contentWords(question: string, quotedWeight = 1): ContentWord[] {
+  const ownText = questionOwnText(question);
+  const own = new Set(wordsOf(ownText));
+  const found = new Map<string, number>();
+  for (const word of wordsOf(expandContractions(question))) found.set(word, own.has(word) ? 1 : quotedWeight);
+  // A flag (`--verbose`) is left to its words: the index's form of a flag is not its word's.
+  for (const name of dottedTerms(ownText)) if (!name.startsWith('-')) found.set(name, 1);
+  return [...found].filter(([, weight]) => weight > 0).map(([word, weight]) => ({ word, weight }));
+}
+
+function wordsOf(text: string): string[] {
+  const found: string[] = [];
+  for (const word of words(text)) {
     for (const part of [word, ...wordParts(word)]) {
       const lower = part.toLowerCase();
-      if (!isStopWord(lower)) found.add(lower);
+      if (!isStopWord(lower)) found.push(lower);
     }
   }
-  return [...found];
+  return [...new Set(found)];
+}
+
+/** How much a word's presence in one passage counts, against its share of the library's passages, in that passage's likelihood (Jelinek-Mercer smoothing). */
+const PASSAGE_WEIGHT = 0.8;
+/** How many passages of a library's own ranking, best first, are read for the question's words together. */
+export const PASSAGES_READ = 10;
+
+export interface PosteriorOptions {
+  /** What a word only found in a quoted value counts (the search's own `quotedWeight`); default 1. */
+  quotedWeight?: number;
+  /**
+   * Each source's own ranking of the question, best first (the first `PASSAGES_READ` are read):
+   * a source is then judged by its best passage too. Undefined: by its passages' word shares only.
+   */
+  rankings?: ReadonlyMap<number, readonly Candidate[]>;
 }
 
 /**
@@ -35,19 +69,47 @@ export function contentWords(question: string): string[] {
  * Whole-index statistics cannot tell this: a word common in one library ("test" in a test
  * framework's docs) is rare over the whole index, and a passage of another library that
  * repeats it once outranks the library the question is about.
+ *
+ * Word shares alone cannot tell whether a library's passages hold the question's words
+ * together: "run ls -l on the server" fits a library whose passages often say "run" and "ls",
+ * and another whose passages often say "server", alike. Given each source's own ranking, a
+ * source is also judged by its best passage: the likelihood of the question under that
+ * passage (each word it holds counts `PASSAGE_WEIGHT`, a word it lacks the word's share of the
+ * library), the best of its first `PASSAGES_READ`. The two log-likelihoods are averaged, so a
+ * library whose one passage holds what the question asks gains on one whose passages hold
+ * each word apart.
  */
-export function sourcePosteriors(question: string, statsBySource: ReadonlyMap<number, TermStats>): Map<number, number> {
+export function sourcePosteriors(question: string, statsBySource: ReadonlyMap<number, TermStats>, options: PosteriorOptions = {}): Map<number, number> {
   // A word no source holds (a typo, the asker's own variable name) says nothing of which source
   // the question is about; counted, it would favour the smallest source, whose half a passage is
   // the largest share.
-  const asked = contentWords(question).filter((word) => [...statsBySource.values()].some((stats) => (stats.documentFrequency.get(word) ?? 0) > 0));
+  const asked = contentWords(question, options.quotedWeight).filter(({ word }) => [...statsBySource.values()].some((stats) => (stats.documentFrequency.get(word) ?? 0) > 0));
   const logLikelihoods = [...statsBySource].map(([source, stats]) => {
     let sum = 0;
-    for (const word of asked) sum += Math.log(((stats.documentFrequency.get(word) ?? 0) + 0.5) / (stats.documents + 1));
-    return [source, Math.log(Math.max(1, stats.documents)) + sum] as const;
+    for (const { word, weight } of asked) sum += weight * Math.log(shareOf(stats, word));
+    const ranking = options.rankings?.get(source);
+    const question = options.rankings === undefined ? sum : (sum + bestPassageLogLikelihood(asked, stats, ranking ?? [])) / 2;
+    return [source, Math.log(Math.max(1, stats.documents)) + question] as const;
   });
   const best = Math.max(...logLikelihoods.map(([, value]) => value));
   const weights = logLikelihoods.map(([source, value]) => [source, Math.exp(value - best)] as const);
   const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
   return new Map(weights.map(([source, weight]) => [source, weight / total]));
+}
+
+/** A word's share of a source's passages, with half a passage added: an absent word lowers a source's likelihood without ruling it out. */
+function shareOf(stats: TermStats, word: string): number {
+  return ((stats.documentFrequency.get(word) ?? 0) + 0.5) / (stats.documents + 1);
+}
+
+/** The question's log-likelihood under the best of a source's first passages; a source with none is judged as by a passage that holds none of the words. */
+function bestPassageLogLikelihood(asked: readonly ContentWord[], stats: TermStats, ranking: readonly Candidate[]): number {
+  const passages = ranking.slice(0, PASSAGES_READ).map(({ chunk }) => new Set(codeTerms([chunk.pageTitle, ...chunk.headingPath, chunk.text].join('\n'))));
+  let best = -Infinity;
+  for (const terms of passages.length === 0 ? [new Set<string>()] : passages) {
+    let sum = 0;
+    for (const { word, weight } of asked) sum += weight * Math.log(PASSAGE_WEIGHT * (terms.has(indexForm(word)) ? 1 : 0) + (1 - PASSAGE_WEIGHT) * shareOf(stats, word));
+    best = Math.max(best, sum);
+  }
+  return best;
 }

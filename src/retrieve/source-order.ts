@@ -10,6 +10,8 @@ export interface SourceOrderOptions {
   retrieveWithin: (sourceId: number) => Promise<readonly Candidate[]>;
   /** How many of that source's passages hold each of these words, and how many it has. */
   termStatsWithin: (sourceId: number, words: readonly string[]) => Promise<TermStats>;
+  /** What a word only found in a value the question quotes counts (the search's `quotedWeight`); default 1. */
+  quotedWeight?: number;
   /** Sources re-ordered at most (the most frequent in the ranking first): bounds the extra retrievals. */
   maxSources: number;
   /**
@@ -27,7 +29,8 @@ export interface SourceOrderOptions {
  * a library its passages move away from the order the library alone gives them.
  *
  * So each source is ranked as if it were searched alone (its own list), and the lists are
- * merged by how likely the question is about each source (`sourcePosteriors`): a passage at
+ * merged by how likely the question is about each source (`sourcePosteriors`, from each
+ * source's word shares and its own list's best passages): a passage at
  * rank r of a source of probability p stands at p / r. A question plainly about one library
  * gets that library's ranking, as if it were scoped to it, the others after; a question that
  * fits several interleaves their best passages. A passage the whole index ranked and its
@@ -45,12 +48,12 @@ export async function orderWithinSources(candidates: readonly Candidate[], optio
   if ((everySource ?? [...frequency.keys()]).length < 2) return [...candidates];
   const chosen = everySource ?? [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.maxSources).map(([source]) => source);
   if (chosen.length === 0) return [...candidates];
-  const asked = contentWords(options.question);
+  const asked = contentWords(options.question, options.quotedWeight).map(({ word }) => word);
   const [own, stats] = await Promise.all([
     Promise.all(chosen.map(async (source) => [source, await options.retrieveWithin(source)] as const)),
     Promise.all(chosen.map(async (source) => [source, await options.termStatsWithin(source, asked)] as const)),
   ]);
-  const posteriors = sourcePosteriors(options.question, new Map(stats));
+  const posteriors = sourcePosteriors(options.question, new Map(stats), { ...(options.quotedWeight === undefined ? {} : { quotedWeight: options.quotedWeight }), rankings: new Map(own) });
   const others = candidates.filter((_candidate, index) => !chosen.includes(sources[index] as number));
   // A passage the whole-index ranking found and its library's own ranking did not (a follow-up
   // round found it, say) is kept, after that library's own list.
