@@ -248,6 +248,13 @@ function isNameLine(visible: readonly AnyNode[]): boolean {
   return visible.length > 1 && visible.every((node) => node.type === 'tag' && SYNTAX_LINE_ELEMENTS.has(node.name)) && visible.some((node) => node.type === 'tag' && NAME_ELEMENTS.has(node.name));
 }
 
+/** The longest text a pseudo-heading may have: a name or a signature line. */
+const MAX_PSEUDO_HEADING = 160;
+/** A bold line may be longer: an FAQ's question (SQLite's "(24) My WHERE clause expression … does not work. It causes every row …") is a sentence or two. */
+const MAX_BOLD_HEADING = 320;
+
+const isBoldLine = (visible: readonly AnyNode[]): boolean => visible.length === 1 && visible[0]?.type === 'tag' && /^(b|strong)$/.test(visible[0].name);
+
 /**
  * Short blocks that act as an entry's heading without being one: Haddock's `p.src`, RDoc's
  * `div.method-heading`, a `<p><b>name</b></p>` after an `<a name>` target. They become entries
@@ -261,7 +268,7 @@ function markPseudoHeadings($: CheerioAPI, root: Element, served: ReadonlySet<st
     if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
     if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
     const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();
-    if (text === '' || text.length > 160) continue;
+    if (text === '' || text.length > (onlyName && isBoldLine(visible) ? MAX_BOLD_HEADING : MAX_PSEUDO_HEADING)) continue;
     // Only something follows it makes it a heading: a lone bold line is emphasis.
     if (!hasFollowingContent(element)) continue;
     // Marked first: a wrapper's id (RDoc's `div.method-detail#method-i-x`) goes to its first entry.

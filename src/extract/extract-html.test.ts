@@ -56,6 +56,17 @@ describe('extractHtml heading anchors', () => {
     expect(headings.at(-1)).toEqual({ level: 3, text: 'PRAGMA busy_timeout; PRAGMA busy_timeout = milliseconds;', anchor: 'pragma_busy_timeout' });
   });
 
+  it('makes an anchored bold question of two sentences an entry of its own, not text of the question before (SQLite FAQ: <a name="q24"><p><b>(24) …</b>)', () => {
+    const question = '(24) My WHERE clause expression <tt>column1="column1"</tt> does not work. It causes every row of the table to be returned, not just the rows where column1 has the value "column1".';
+    const html = page(`<main><h1>FAQ</h1><a name="q23"></a><p><b>(23) I get a compiler error.</b></p><blockquote>Rebuild from the canonical sources.</blockquote>
+      <a name="q24"></a><p><b>${question}</b></p><blockquote>Use single-quotes, not double-quotes, around string literals in SQL.</blockquote>
+      <p><b>${'A bold paragraph that is no heading because it has no anchor of its own, however long it is. '.repeat(2)}</b></p><p>After.</p></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/faq.html');
+    expect(headings.map((heading) => heading.anchor)).toEqual([undefined, 'q23', 'q24']);
+    expect(headings.at(-1)?.text).toMatch(/^\(24\) My WHERE clause .* has the value "column1"\.$/);
+    expect(markdown.indexOf('Use single-quotes')).toBeGreaterThan(markdown.indexOf('(24) My WHERE'));
+  });
+
   it('does not take an <a id> ending the paragraph before a heading for its anchor (a footnote’s back-reference)', () => {
     const html = page('<main><h2 id="one">One</h2><p>Text.<a id="fnref1"></a></p><h3>Next</h3><p>Body.</p></main>');
     expect(extractHtml(html, 'https://d.example/a.html').headings).toEqual([
