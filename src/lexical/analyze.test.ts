@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStopWord } from './stop-words.js';
-import { codeTerms, dottedTerms, expandContractions, indexForm, queryTerms, wordTerms } from './analyze.js';
+import { codeTerms, dottedTerms, expandContractions, indexForm, mayHoldTerm, queryTerms, termsHeld, wordTerms } from './analyze.js';
 
 const terms = (text: string, quotedWeight = 1) => Object.fromEntries(queryTerms(text, isStopWord, quotedWeight).map(({ term, weight }) => [term, weight]));
 
@@ -22,6 +22,21 @@ describe('lexical analysis', () => {
 
   it('gives a word its index form, for term statistics', () => {
     expect(indexForm('Indexes')).toBe('index');
+  });
+
+  it('tells which of some index terms a text holds, exactly as its full term list would: stems, compound parts, dotted names', () => {
+    const text = 'Run `ls -l` on the server: ssh_channel_request_exec() sends it; readFile and os.path.join read days of logs.';
+    const wanted = ['run', 'ls', 'server', 'channel', 'ssh_channel_request_exec', 'file', 'os.path.join', 'path.join', 'dai', 'log', 'window', 'tabl'];
+    const all = new Set(codeTerms(text));
+    const held = termsHeld(text, new Set(wanted));
+    expect(wanted.filter((term) => held.has(term))).toEqual(wanted.filter((term) => all.has(term)));
+    expect([...held].sort()).toEqual(['channel', 'dai', 'file', 'log', 'ls', 'os.path.join', 'path.join', 'run', 'server', 'ssh_channel_request_exec']);
+  });
+
+  it('never rules out a term whose stem changed its last letter ("days" → "dai", "hoping" → "hope"), and rules out one whose letters are absent', () => {
+    expect(mayHoldTerm('three days', indexForm('days'))).toBe(true);
+    expect(mayHoldTerm('hoping for', indexForm('hoping'))).toBe(true);
+    expect(mayHoldTerm('three weeks', indexForm('days'))).toBe(false);
   });
 
   it('drops stop-words and question boilerplate from a question, unless nothing else is left', () => {

@@ -1,5 +1,5 @@
 import type { Candidate, TermStats } from '../core/types.js';
-import { codeTerms, dottedTerms, expandContractions, indexForm, questionOwnText, wordParts, words } from '../lexical/analyze.js';
+import { dottedTerms, expandContractions, indexForm, questionOwnText, termsHeld, wordParts, words } from '../lexical/analyze.js';
 import { isStopWord } from '../lexical/stop-words.js';
 
 /** A word of a question as written (`termStats` brings it to the index's form), and how much it counts. */
@@ -104,11 +104,12 @@ function shareOf(stats: TermStats, word: string): number {
 
 /** The question's log-likelihood under the best of a source's first passages; a source with none is judged as by a passage that holds none of the words. */
 function bestPassageLogLikelihood(asked: readonly ContentWord[], stats: TermStats, ranking: readonly Candidate[]): number {
-  const passages = ranking.slice(0, PASSAGES_READ).map(({ chunk }) => new Set(codeTerms([chunk.pageTitle, ...chunk.headingPath, chunk.text].join('\n'))));
+  const forms = new Map(asked.map(({ word }) => [word, indexForm(word)]));
+  const passages = ranking.slice(0, PASSAGES_READ).map(({ chunk }) => termsHeld([chunk.pageTitle, ...chunk.headingPath, chunk.text].join('\n'), new Set(forms.values())));
   let best = -Infinity;
   for (const terms of passages.length === 0 ? [new Set<string>()] : passages) {
     let sum = 0;
-    for (const { word, weight } of asked) sum += weight * Math.log(PASSAGE_WEIGHT * (terms.has(indexForm(word)) ? 1 : 0) + (1 - PASSAGE_WEIGHT) * shareOf(stats, word));
+    for (const { word, weight } of asked) sum += weight * Math.log(PASSAGE_WEIGHT * (terms.has(forms.get(word) as string) ? 1 : 0) + (1 - PASSAGE_WEIGHT) * shareOf(stats, word));
     best = Math.max(best, sum);
   }
   return best;
