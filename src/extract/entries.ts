@@ -250,7 +250,11 @@ function isNameLine(visible: readonly AnyNode[]): boolean {
 
 /** The longest text a pseudo-heading may have: a name or a signature line. */
 const MAX_PSEUDO_HEADING = 160;
-/** A bold line may be longer: an FAQ's question (SQLite's "(24) My WHERE clause expression … does not work. It causes every row …") is a sentence or two. */
+/**
+ * A bold line right after an `<a name>` target may be longer: an FAQ's question (SQLite's
+ * "(24) My WHERE clause expression … does not work. It causes every row …") is a sentence or
+ * two. A long bold warning inside an anchored wrapper, or holding a footnote's target, is not.
+ */
 const MAX_BOLD_HEADING = 320;
 
 const isBoldLine = (visible: readonly AnyNode[]): boolean => visible.length === 1 && visible[0]?.type === 'tag' && /^(b|strong)$/.test(visible[0].name);
@@ -268,13 +272,23 @@ function markPseudoHeadings($: CheerioAPI, root: Element, served: ReadonlySet<st
     if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
     if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
     const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();
-    if (text === '' || text.length > (onlyName && isBoldLine(visible) ? MAX_BOLD_HEADING : MAX_PSEUDO_HEADING)) continue;
+    if (text === '' || text.length > (onlyName && isBoldLine(visible) && followsAnchorMarker(element) ? MAX_BOLD_HEADING : MAX_PSEUDO_HEADING)) continue;
     // Only something follows it makes it a heading: a lone bold line is emphasis.
     if (!hasFollowingContent(element)) continue;
     // Marked first: a wrapper's id (RDoc's `div.method-detail#method-i-x`) goes to its first entry.
     element.attribs['data-citedocs-entry'] = '';
     if (findSectionAnchor(element, served, root, { spanTargets: false }) === undefined) delete element.attribs['data-citedocs-entry'];
   }
+}
+
+/** Whether the block comes right after an empty anchor target (`<a name="q24"></a>`), blank text and comments aside. */
+function followsAnchorMarker(element: Element): boolean {
+  for (let node = element.prev; node !== null; node = node.prev) {
+    if (node.type === 'text' && isBlankText(node.data)) continue;
+    if (node.type === 'comment') continue;
+    return isAnchorMarker(node);
+  }
+  return false;
 }
 
 function hasFollowingContent(element: Element): boolean {

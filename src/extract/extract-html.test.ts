@@ -60,7 +60,9 @@ describe('extractHtml heading anchors', () => {
     const question = '(24) My WHERE clause expression <tt>column1="column1"</tt> does not work. It causes every row of the table to be returned, not just the rows where column1 has the value "column1".';
     const html = page(`<main><h1>FAQ</h1><a name="q23"></a><p><b>(23) I get a compiler error.</b></p><blockquote>Rebuild from the canonical sources.</blockquote>
       <a name="q24"></a><p><b>${question}</b></p><blockquote>Use single-quotes, not double-quotes, around string literals in SQL.</blockquote>
-      <p><b>${'A bold paragraph that is no heading because it has no anchor of its own, however long it is. '.repeat(2)}</b></p><p>After.</p></main>`);
+      <p><b>${'A bold paragraph that is no heading because it has no anchor of its own, however long it is. '.repeat(2)}</b></p><p>After.</p>
+      <div id="note-1"><p><strong>${'A long bold warning in an anchored wrapper is a warning, not the heading of what follows it. '.repeat(2)}</strong></p><p>More.</p></div>
+      <p><strong>${'A long bold line that holds a footnote target is no heading either, though the target is an anchor. '.repeat(2)}<a id="fnref1"></a></strong></p><p>Text.</p></main>`);
     const { headings, markdown } = extractHtml(html, 'https://d.example/faq.html');
     expect(headings.map((heading) => heading.anchor)).toEqual([undefined, 'q23', 'q24']);
     expect(headings.at(-1)?.text).toMatch(/^\(24\) My WHERE clause .* has the value "column1"\.$/);

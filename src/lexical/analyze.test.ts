@@ -24,17 +24,18 @@ describe('lexical analysis', () => {
     expect(indexForm('Indexes')).toBe('index');
   });
 
-  it('tells which of some index terms a text holds, exactly as its full term list would: stems, compound parts, dotted names', () => {
-    const text = 'Run `ls -l` on the server: ssh_channel_request_exec() sends it; readFile and os.path.join read days of logs.';
-    const wanted = ['run', 'ls', 'server', 'channel', 'ssh_channel_request_exec', 'file', 'os.path.join', 'path.join', 'dai', 'log', 'window', 'tabl'];
+  it('tells which of some index terms a text holds, as its full term list would: stems, compound parts, dotted names, :: and -> names, flags', () => {
+    const text = 'Run `ls -l` on the server: ssh_channel_request_exec() sends it; readFile and os.path.join read days of logs; std::vector, obj->next, --verbose; blue-eyed.';
+    const wanted = ['run', 'ls', 'server', 'channel', 'ssh_channel_request_exec', 'file', 'os.path.join', 'path.join', 'std.vector', 'obj.next', '--verbose', 'dai', 'log', 'ei', 'window', 'tabl', 'os.getcwd'];
     const all = new Set(codeTerms(text));
     const held = termsHeld(text, new Set(wanted));
     expect(wanted.filter((term) => held.has(term))).toEqual(wanted.filter((term) => all.has(term)));
-    expect([...held].sort()).toEqual(['channel', 'dai', 'file', 'log', 'ls', 'os.path.join', 'path.join', 'run', 'server', 'ssh_channel_request_exec']);
+    expect([...held].sort()).toEqual(['--verbose', 'channel', 'dai', 'ei', 'file', 'log', 'ls', 'obj.next', 'os.path.join', 'path.join', 'run', 'server', 'ssh_channel_request_exec', 'std.vector']);
   });
 
-  it('never rules out a term whose stem changed its last letter ("days" → "dai", "hoping" → "hope"), and rules out one whose letters are absent', () => {
+  it('never rules out a word whose stem changed its last letter ("days" → "dai", "eyed" → "ei", "hoping" → "hope"), and rules out one whose letters are absent', () => {
     expect(mayHoldTerm('three days', indexForm('days'))).toBe(true);
+    expect(mayHoldTerm('blue eyed', indexForm('eyed'))).toBe(true);
     expect(mayHoldTerm('hoping for', indexForm('hoping'))).toBe(true);
     expect(mayHoldTerm('three weeks', indexForm('days'))).toBe(false);
   });

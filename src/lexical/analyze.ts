@@ -98,34 +98,40 @@ export function indexForm(word: string): string {
 }
 
 /**
- * Whether a lower-cased text may hold an index term, by a look for its letters: all but the
- * last, which stemming may change ("hoping" → "hope", "days" → "dai"). False: it does not.
+ * Whether a lower-cased text may hold an index term of one word, by a look for its letters: all
+ * but the last, which stemming may change ("hoping" → "hope", "days" → "dai", "eyed" → "ei").
+ * False: it does not. A dotted name or a flag is not a word: `termsHeld` reads those whole.
  */
 export function mayHoldTerm(lowerText: string, term: string): boolean {
-  return lowerText.includes(term.length > 2 ? term.slice(0, -1) : term);
+  return lowerText.includes(term.length > 1 ? term.slice(0, -1) : term);
 }
 
+/** A name term (`os.path.join`, from `std::vector` too; `--verbose`), not a word's. */
+const isNameTerm = (term: string): boolean => term.includes('.') || term.startsWith('-');
+
 /**
- * Which of these index terms a text holds, as the index would hold them: a word's form, a
- * compound word's parts, a dotted name. Cheaper than all of the text's terms: a term the text
- * cannot hold (`mayHoldTerm`) is not looked for word by word, and a word is only split when it
- * is a compound.
+ * Which of these index terms a text holds: a word's form, a compound word's parts, a dotted
+ * name or a flag (found anywhere in the text; the index takes those from code and names
+ * only). Cheaper than all of the text's terms: a word's term the text cannot hold
+ * (`mayHoldTerm`) is not looked for word by word, a word is only split when it is a compound,
+ * and the text's names are only read when a name is asked for.
  */
 export function termsHeld(text: string, terms: ReadonlySet<string>): Set<string> {
   const held = new Set<string>();
   const lower = text.toLowerCase();
-  const wanted = new Set([...terms].filter((term) => mayHoldTerm(lower, term)));
-  if (wanted.size === 0) return held;
-  for (const word of words(text)) {
-    const form = indexForm(word);
-    if (wanted.has(form)) held.add(form);
-    if (!COMPOUND.test(word)) continue;
-    for (const part of wordParts(word)) {
-      const partForm = indexForm(part);
-      if (wanted.has(partForm)) held.add(partForm);
+  const wanted = new Set([...terms].filter((term) => !isNameTerm(term) && mayHoldTerm(lower, term)));
+  if (wanted.size > 0) {
+    for (const word of words(text)) {
+      const form = indexForm(word);
+      if (wanted.has(form)) held.add(form);
+      if (!COMPOUND.test(word)) continue;
+      for (const part of wordParts(word)) {
+        const partForm = indexForm(part);
+        if (wanted.has(partForm)) held.add(partForm);
+      }
     }
   }
-  if ([...wanted].some((term) => term.includes('.'))) for (const name of dottedTerms(text)) if (wanted.has(name)) held.add(name);
+  if ([...terms].some(isNameTerm)) for (const name of dottedTerms(text)) if (terms.has(name)) held.add(name);
   return held;
 }
 
@@ -172,6 +178,16 @@ const namesApi = (span: string): boolean => API_LIKE.test(span) && (/[.:]/.test(
 /** A question without its backticked or quoted spans (the asker's own names and values), each replaced by a line break; contractions written out. */
 export function unquotedText(question: string): string {
   return expandContractions(question).replace(QUOTED, '\n');
+}
+
+/** The backticked or quoted spans of a question that do not name an API: the asker's own names and values, as written. */
+export function quotedValues(question: string): string[] {
+  const spans: string[] = [];
+  for (const match of expandContractions(question).matchAll(QUOTED)) {
+    const span = (match[1] ?? match[2] ?? match[3] ?? '').trim();
+    if (span !== '' && !namesApi(span)) spans.push(span);
+  }
+  return spans;
 }
 
 /**

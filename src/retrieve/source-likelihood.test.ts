@@ -6,29 +6,24 @@ import { contentWords, PASSAGES_READ, sourcePosteriors } from './source-likeliho
 const library = (documents: number, frequencies: Record<string, number>): TermStats => ({ documents, documentFrequency: new Map(Object.entries(frequencies)) });
 
 describe('contentWords', () => {
-  it('keeps the words that say what a question is about, a compound name whole and as its parts, each once', () => {
-    expect(contentWords('How do I close the ssh_channel with closeChannel and close it?').map(({ word }) => word)).toEqual(['close', 'ssh_channel', 'ssh', 'channel', 'closechannel']);
+  const asWritten = (question: string, quotedWeight?: number) => contentWords(question, quotedWeight).map(({ word, weight }) => `${word}:${weight}`);
+
+  it('keeps the words that say what a question is about, a compound name whole and as its parts, one per index form', () => {
+    expect(asWritten('How do I close the ssh_channel with closeChannel and close it? Closing files, file.')).toEqual([
+      'close:1', 'ssh_channel:1', 'ssh:1', 'channel:1', 'closeChannel:1', 'files:1',
+    ]);
   });
 
   it('keeps a dotted name whole besides its words (`as.numeric` is a name one library defines)', () => {
-    expect(contentWords('as.numeric on a factor column')).toEqual([
-      { word: 'numeric', weight: 1 },
-      { word: 'factor', weight: 1 },
-      { word: 'column', weight: 1 },
-      { word: 'as.numeric', weight: 1 },
-    ]);
+    expect(asWritten('as.numeric on a factor column')).toEqual(['numeric:1', 'factor:1', 'column:1', 'as.numeric:1']);
   });
 
-  it('counts a word found only in a quoted value at the quoted weight, and a quoted API name as the question\'s own', () => {
-    expect(contentWords('Calling an external command "ls"', 0.25)).toEqual([
-      { word: 'calling', weight: 1 },
-      { word: 'external', weight: 1 },
-      { word: 'command', weight: 1 },
-      { word: 'ls', weight: 0.25 },
-    ]);
-    expect(contentWords('join paths with `os.path.join`', 0.25).find(({ word }) => word === 'os.path.join')).toEqual({ word: 'os.path.join', weight: 1 });
-    expect(contentWords('list the command `ls` runs', 0.25).find(({ word }) => word === 'ls')).toEqual({ word: 'ls', weight: 0.25 });
-    expect(contentWords('list the command ls and "ls"', 0.25).find(({ word }) => word === 'ls')).toEqual({ word: 'ls', weight: 1 });
+  it('counts a word found only in a quoted value at the quoted weight, whole and never a stop-word alone, and a quoted API name as the question\'s own', () => {
+    expect(asWritten('Calling an external command "ls"', 0.25)).toEqual(['Calling:1', 'external:1', 'command:1', 'ls:0.25']);
+    expect(asWritten('rename the key of `my_dict` to "it"', 0.25)).toEqual(['rename:1', 'key:1', 'my_dict:0.25', 'it:0.25']);
+    expect(asWritten('join paths with `os.path.join`', 0.25)).toContain('os.path.join:1');
+    expect(asWritten('list the command ls and "ls"', 0.25)).toContain('ls:1');
+    expect(asWritten('"ls"', 0)).toEqual([]);
   });
 });
 
@@ -88,7 +83,7 @@ describe('sourcePosteriors', () => {
 
   it('ignores what the question quotes when the quoted weight is 0: its values are the asker\'s, not the library\'s', () => {
     const sources = new Map([
-      [1, library(1000, { copy: 50, file: 100, 'file.txt': 0, ls: 1 })],
+      [1, library(1000, { copy: 50, file: 100, ls: 1 })],
       [2, library(1000, { copy: 40, file: 100, ls: 200 })],
     ]);
     const quoted = sourcePosteriors('copy a file with "ls"', sources, { quotedWeight: 0 });

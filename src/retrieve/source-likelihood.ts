@@ -1,5 +1,5 @@
 import type { Candidate, TermStats } from '../core/types.js';
-import { dottedTerms, expandContractions, indexForm, questionOwnText, termsHeld, wordParts, words } from '../lexical/analyze.js';
+import { dottedTerms, indexForm, questionOwnText, quotedValues, termsHeld, wordParts, words } from '../lexical/analyze.js';
 import { isStopWord } from '../lexical/stop-words.js';
 
 /** A word of a question as written (`termStats` brings it to the index's form), and how much it counts. */
@@ -10,31 +10,30 @@ export interface ContentWord {
 }
 
 /**
- * The words of a question that say what it is about, each once: its words without stop-words,
- * a compound name (`ssh_channel_read`, `readFile`) whole and as its parts, and a dotted name
- * (`as.numeric`, `os.path.join`) whole, as the index holds them. A word only found in a quoted
- * or backticked value (`'file.txt'`, `"ls"`: the asker's own) counts `quotedWeight`, as it does
- * in the search itself; a quoted API name (`os.path.join`, `sorted()`) is the question's own.
+ * The words of a question that say what it is about, one per index form: its words without
+ * stop-words, a compound name (`ssh_channel_read`, `readFile`) whole and as its parts, and a
+ * dotted name (`as.numeric`, `os.path.join`) whole, as the index holds them. A word only found
+ * in a quoted or backticked value (`"ls"`, `` `my_dict` ``: the asker's own) counts
+ * `quotedWeight` and is not split, as in the search itself; a quoted name that looks like an
+ * API (`os.path.join`, `sorted()`, and so `'file.txt'` too) is the question's own.
  */
 export function contentWords(question: string, quotedWeight = 1): ContentWord[] {
+  const found = new Map<string, ContentWord>();
+  const add = (word: string, weight: number) => {
+    const form = indexForm(word);
+    if (weight > (found.get(form)?.weight ?? 0)) found.set(form, { word, weight });
+  };
   const ownText = questionOwnText(question);
-  const own = new Set(wordsOf(ownText));
-  const found = new Map<string, number>();
-  for (const word of wordsOf(expandContractions(question))) found.set(word, own.has(word) ? 1 : quotedWeight);
-  // A flag (`--verbose`) is left to its words: the index's form of a flag is not its word's.
-  for (const name of dottedTerms(ownText)) if (!name.startsWith('-')) found.set(name, 1);
-  return [...found].filter(([, weight]) => weight > 0).map(([word, weight]) => ({ word, weight }));
-}
-
-function wordsOf(text: string): string[] {
-  const found: string[] = [];
-  for (const word of words(text)) {
-    for (const part of [word, ...wordParts(word)]) {
-      const lower = part.toLowerCase();
-      if (!isStopWord(lower)) found.push(lower);
-    }
+  for (const word of words(ownText)) {
+    for (const part of [word, ...wordParts(word)]) if (!isStopWord(part.toLowerCase())) add(part, 1);
   }
-  return [...new Set(found)];
+  for (const name of dottedTerms(ownText)) if (!name.startsWith('-')) add(name, 1);
+  for (const span of quotedValues(question)) {
+    const spanWords = words(span);
+    // A quoted single word is a name (pytest's "it"): never a stop-word.
+    for (const word of spanWords) if (spanWords.length === 1 || !isStopWord(word.toLowerCase())) add(word, quotedWeight);
+  }
+  return [...found.values()];
 }
 
 /** How much a word's presence in one passage counts, against its share of the library's passages, in that passage's likelihood (Jelinek-Mercer smoothing). */
