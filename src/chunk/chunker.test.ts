@@ -91,12 +91,49 @@ describe('chunkPage', () => {
     expect(lines).toEqual(nested.split('\n'));
   });
 
-  it('keeps an oversized code block whole, with the short lead-in that introduces it', () => {
-    const code = '```sql\n' + Array.from({ length: 80 }, (_, index) => `SELECT ${index} FROM table_${index};`).join('\n') + '\n```';
+  it('keeps a code example over the budget, up to four budgets, whole, with the short lead-in that introduces it', () => {
+    const code = '```sql\n' + Array.from({ length: 30 }, (_, index) => `SELECT ${index} FROM table_${index};`).join('\n') + '\n```';
+    expect(tokenizer.count(code)).toBeGreaterThan(200);
     const chunks = chunkPage(page(`## Example\n\nFor example:\n\n${code}\n\nAfter the code.`), { maxTokens: 100, tokenizer });
     const withCode = chunks.filter((chunk) => chunk.text.includes('```sql'));
     expect(withCode).toHaveLength(1);
     expect(withCode[0]?.text).toContain(`For example:\n\n${code}`);
+  });
+
+  it('splits a code listing longer than four budgets into fenced parts within the budget, at blank lines where it can, every line once and in order', () => {
+    const functions = Array.from({ length: 40 }, (_, index) => `def handler_${index}(request):\n    value = compute_${index}(request)\n    return value`);
+    const code = '```python\n' + functions.join('\n\n') + '\n```';
+    const chunks = chunkPage(page(`## Source\n\n${code}`), { maxTokens: 100, tokenizer });
+    expect(chunks.length).toBeGreaterThan(4);
+    for (const chunk of chunks) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(100);
+      expect(chunk.text).toMatch(/^## Source\n\n```python\n[\s\S]*\n```$/);
+      // Cut at blank lines: no function is split across parts.
+      expect(chunk.text.match(/^def /gm)?.length).toBe(chunk.text.match(/^ {4}return value$/gm)?.length);
+    }
+    const bodyLines = chunks.flatMap((chunk) => chunk.text.split('\n').filter((line) => line !== '## Source' && !line.startsWith('```') && line !== ''));
+    expect(bodyLines).toEqual(functions.join('\n').split('\n'));
+  });
+
+  it('splits a list item that holds a long code block (a list item left open over the rest of the page) into parts within the budget, its fences closed and opened again', () => {
+    const quoted = Array.from({ length: 60 }, (_, index) => `    > #define CONSTANT_${index} ${index}`).join('\n');
+    const item = `-   Used by one module only.\n\n    ## A heading the list swallowed\n\n    > \`\`\`\n${quoted}\n    > \`\`\`\n\n    These macros define the allowed values.`;
+    const chunks = chunkPage(page(`## Opcodes\n\n${item}`), { maxTokens: 100, tokenizer });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(100);
+      expect((chunk.text.match(/^ {4}> ```$/gm) ?? []).length % 2).toBe(0);
+    }
+    const defines = chunks.flatMap((chunk) => chunk.text.split('\n').filter((line) => line.includes('#define')));
+    expect(defines).toEqual(quoted.split('\n'));
+  });
+
+  it('keeps a line longer than the budget whole when it splits a listing', () => {
+    const long = `x = [${Array.from({ length: 200 }, (_, index) => index).join(', ')}]`;
+    const code = '```python\n' + [...Array.from({ length: 30 }, (_, index) => `y_${index} = ${index}`), long, 'z = 1'].join('\n') + '\n```';
+    const chunks = chunkPage(page(`## Data\n\n${code}`), { maxTokens: 60, tokenizer });
+    expect(chunks.some((chunk) => chunk.text.includes(long))).toBe(true);
+    expect(chunks.at(-1)?.text).toContain('z = 1');
   });
 
   const block = fc.oneof(

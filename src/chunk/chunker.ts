@@ -3,7 +3,7 @@ import type { Chunk, Heading, Page, Tokenizer } from '../core/types.js';
 import { type Block, type Section, splitSections } from './sections.js';
 
 export interface ChunkerOptions {
-  /** Target size; a code block, table or list item larger than this becomes its own chunk. */
+  /** Target size; a code block (up to four times this), table row or list item larger than this becomes its own chunk. */
   maxTokens: number;
   /** Tokens of whole sentences or blocks repeated from the previous chunk of a split section. */
   overlapTokens?: number;
@@ -23,8 +23,10 @@ const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**
  * Heading-aware, token-aware chunking: sections are the unit; a section over the budget
- * splits between blocks, then list items, then sentences. Fenced code and tables are never
- * split. Every chunk carries the page URL and the anchor of its section, fixed here.
+ * splits between blocks, then list items, then sentences. A table splits between rows; a code
+ * block stays whole up to four budgets, and a longer listing splits between lines, its fence
+ * closed and opened again. Every chunk carries the page URL and the anchor of its section,
+ * fixed here.
  */
 export function chunkPage(
   page: Pick<Page, 'url' | 'title' | 'markdown'> & { headings: readonly Heading[] },
@@ -68,7 +70,7 @@ function packSection(section: Section, options: ChunkerOptions): { text: string;
   // The heading is repeated on every chunk of its section; leave room for the body anyway.
   // The heading and the blank line after it come first in every chunk of the section.
   const budget = Math.max(maxTokens - headerTokens - (header === '' ? 0 : 1), Math.floor(maxTokens / 2));
-  const pieces = section.blocks.flatMap((block) => piecesOf(block, budget, tokenizer));
+  const pieces = section.blocks.flatMap((block) => piecesOf(block, budget, maxTokens * WHOLE_CODE_FACTOR, tokenizer));
   if (pieces.length === 0) return [];
 
   // Pack by the pieces' own counts (plus one token per joiner), then check each chunk's exact
@@ -155,21 +157,88 @@ function withHeader(header: string, body: string): string {
   return header === '' ? body : `${header}\n\n${body}`;
 }
 
-function piecesOf(block: Block, budget: number, tokenizer: Tokenizer): Piece[] {
+/**
+ * How many chunk budgets a block holding code may take and stay whole: a code example is most
+ * useful whole, but a source listing (a module's highlighted source, a header file, a page
+ * that is one `<pre>`) of thousands of tokens fits no answer's budget and matches everything.
+ */
+const WHOLE_CODE_FACTOR = 4;
+
+function piecesOf(block: Block, budget: number, wholeCode: number, tokenizer: Tokenizer): Piece[] {
   const text = block.text.trim();
   if (text === '') return [];
   const tokens = tokenizer.count(text);
-  if (tokens <= budget || block.kind === 'code') return [{ text, tokens, joiner: '\n\n' }];
+  if (tokens <= budget || (block.kind === 'code' && tokens <= wholeCode)) return [{ text, tokens, joiner: '\n\n' }];
+  if (block.kind === 'code') return splitLines(text, budget, tokenizer, '\n\n');
   if (block.kind === 'table') return splitTable(text, budget, tokenizer);
   if (block.kind === 'list' && block.items !== undefined && block.items.length > 0) {
     return block.items.flatMap((item, index) => {
       const itemTokens = tokenizer.count(item);
       const joiner = index === 0 ? '\n\n' : '\n';
-      if (itemTokens <= budget || item.includes('```')) return [{ text: item, tokens: itemTokens, joiner }];
+      if (itemTokens <= budget) return [{ text: item, tokens: itemTokens, joiner }];
+      if (item.includes('```')) return itemTokens <= wholeCode ? [{ text: item, tokens: itemTokens, joiner }] : splitLines(item, budget, tokenizer, joiner);
       return splitNestedList(item, budget, tokenizer, joiner);
     });
   }
   return splitProse(text, budget, tokenizer);
+}
+
+/** A code fence line, possibly inside a list item or quote: its prefix, its fence and its info string. */
+const FENCE = /^((?:[ \t]*>)*[ \t]*)(`{3,}|~{3,})(.*)$/;
+
+/** A fence open at some line: the line that opened it, and the fence that closes it. */
+interface OpenFence {
+  opener: string;
+  marks: string;
+  close: string;
+}
+
+/** The fence open after a line, given the one open before it. */
+function fenceAfter(open: OpenFence | undefined, line: string): OpenFence | undefined {
+  const fence = FENCE.exec(line);
+  if (fence === null) return open;
+  const [, prefix = '', marks = '', info = ''] = fence;
+  if (open === undefined) return { opener: line, marks, close: `${prefix}${marks}` };
+  // A closing fence: the same character, at least as long, nothing after it.
+  return marks[0] === open.marks[0] && marks.length >= open.marks.length && info.trim() === '' ? undefined : open;
+}
+
+/**
+ * Markdown too long to keep whole that its kind cannot split otherwise (a code listing, a list
+ * item holding code): parts of whole lines within the budget, cut at a blank line in the second
+ * half of a part where there is one. A code fence open at a cut is closed there and opened
+ * again, as written, at the start of the next part, so every part reads as Markdown of its
+ * own. A line is never cut.
+ */
+function splitLines(text: string, budget: number, tokenizer: Tokenizer, joiner: string): Piece[] {
+  const pieces: Piece[] = [];
+  let part: string[] = [];
+  let partTokens = 0;
+  let fence: OpenFence | undefined;
+  let blank: { at: number; fence: OpenFence | undefined } | undefined;
+  const cut = (at: number, fenceThere: OpenFence | undefined) => {
+    const taken = part.slice(0, at);
+    const rest = part.slice(at);
+    while (rest.length > 0 && (rest[0] as string).trim() === '') rest.shift();
+    const partText = (fenceThere === undefined ? taken : [...taken, fenceThere.close]).join('\n');
+    pieces.push({ text: partText, tokens: tokenizer.count(partText), joiner: pieces.length === 0 ? joiner : '\n\n' });
+    part = fenceThere === undefined ? rest : [fenceThere.opener, ...rest];
+    partTokens = part.reduce((sum, line) => sum + tokenizer.count(line) + 1, 0);
+    blank = undefined;
+  };
+  for (const line of text.split('\n')) {
+    const lineTokens = tokenizer.count(line) + 1;
+    if (part.length > 0 && partTokens + lineTokens > budget) {
+      if (blank !== undefined && blank.at >= part.length / 2) cut(blank.at, blank.fence);
+      else cut(part.length, fence);
+    }
+    if (line.trim() === '' && part.length > 0) blank = { at: part.length, fence };
+    part.push(line);
+    partTokens += lineTokens;
+    fence = fenceAfter(fence, line);
+  }
+  if (part.some((line) => line.trim() !== '')) cut(part.length, fence);
+  return pieces;
 }
 
 /** Prose over the budget: whole sentences, and a sentence over the budget by words. */

@@ -27,7 +27,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   chunk: z
     .strictObject({
-      /** Target chunk size in tokens; a single code block or table row larger than this stays whole. */
+      /** Target chunk size in tokens; a table row, or a code block up to four times this, larger than this stays whole (longer listings split between lines). */
       maxTokens: z.number().int().min(32).default(400),
       /** Tokens of whole sentences or blocks repeated from the previous chunk when a section splits. */
       overlapTokens: z.number().int().min(0).default(0),
