@@ -56,6 +56,41 @@ describe('extractHtml heading anchors', () => {
     expect(headings.at(-1)).toEqual({ level: 3, text: 'PRAGMA busy_timeout; PRAGMA busy_timeout = milliseconds;', anchor: 'pragma_busy_timeout' });
   });
 
+  it('makes each line of a preformatted document that holds an anchor target a section headed by that line, anchored at its first target (Vim help as HTML)', () => {
+    const html = page(`<h1>Vim documentation: change</h1><pre>
+This file describes commands that delete or change text.
+
+1. Deleting text					*<a name="deleting"></a><b>deleting</b>* *<a name="E470"></a><b>E470</b>*
+
+["x]x			Delete [count] characters under and after the cursor.
+			Does the same as "dl".
+
+							*<a name="X"></a><b>X</b>* *<a name="dh"></a><b>dh</b>*
+["x]X			Delete [count] characters before the cursor.
+</pre>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/change.html');
+    expect(headings.map(({ level, anchor }) => [level, anchor])).toEqual([[1, undefined], [2, 'deleting'], [2, 'X']]);
+    expect(headings[1]?.text).toBe('1. Deleting text *deleting* *E470*');
+    expect(markdown).toContain('## 1. Deleting text');
+    // The text under each line stays preformatted, in order, and nothing is lost.
+    expect(markdown.indexOf('This file describes')).toBeLessThan(markdown.indexOf('## 1. Deleting'));
+    expect(markdown).toMatch(/```\n\["x\]x\t+Delete \[count\] characters under and after the cursor\.\n\t+Does the same as "dl"\.\n```/);
+    expect(markdown).toContain('["x]X');
+  });
+
+  it('leaves as one block a listing whose lines are numbered by targets (Javadoc), one with callout marks (DocBook), and a code block with one target', () => {
+    const numbered = Array.from({ length: 6 }, (_, index) => `<a name="l${index + 1}"></a>line ${index + 1} of code`).join('\n');
+    const javadoc = ['package junit.framework;', '', 'public interface Test {', '', '    int countTestCases();', '}'].map((line, index) => `<span class="sourceLineNo">00${index + 1}</span><a id="line.${index + 1}">${line}</a>`).join('\n');
+    const callouts = `BEGIN\n  RAISE EXCEPTION 'busy'; -- <span id="co.raise"></span>(1)\nEXCEPTION\n  WHEN unique_violation THEN -- <span id="co.exception"></span>(2)\nEND;`;
+    const html = page(`<h1>Source</h1><pre>${numbered}</pre><pre>${javadoc}</pre><pre>${callouts}</pre><h2 id="ex">Example</h2><pre><a name="only"></a>x = 1\ny = 2\nz = 3</pre>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/source.html');
+    expect(headings.map(({ anchor }) => anchor)).toEqual([undefined, 'ex']);
+    expect(markdown).toContain('line 1 of code\nline 2 of code');
+    expect(markdown).toContain('public interface Test {\n');
+    expect(markdown).toContain("RAISE EXCEPTION 'busy'; -- (1)\nEXCEPTION");
+    expect(markdown).toContain('x = 1\ny = 2\nz = 3');
+  });
+
   it('makes an anchored bold question of two sentences an entry of its own, not text of the question before (SQLite FAQ: <a name="q24"><p><b>(24) …</b>)', () => {
     const question = '(24) My WHERE clause expression <tt>column1="column1"</tt> does not work. It causes every row of the table to be returned, not just the rows where column1 has the value "column1".';
     const html = page(`<main><h1>FAQ</h1><a name="q23"></a><p><b>(23) I get a compiler error.</b></p><blockquote>Rebuild from the canonical sources.</blockquote>
