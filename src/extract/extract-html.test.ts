@@ -56,6 +56,19 @@ describe('extractHtml heading anchors', () => {
     expect(headings.at(-1)).toEqual({ level: 3, text: 'PRAGMA busy_timeout; PRAGMA busy_timeout = milliseconds;', anchor: 'pragma_busy_timeout' });
   });
 
+  it('gives back the headings a list item outside any list swallowed (SQLite: <p><li>…</ul></p>), each a section at its anchor, as a real list\'s step heading is', () => {
+    const html = page(`<h1>C API</h1><a name="fcntl"></a><h2>File Control Opcodes</h2>
+      <p><li><a name="resetcache"></a>Purges the page cache.</ul></p>
+      <hr><a name="constraint_eq"></a><h2>Constraint Operator Codes</h2><blockquote><pre>#define EQ 2</pre></blockquote><p>These macros define the allowed values.</p>
+      <hr><a name="iocap"></a><h2>Device Characteristics</h2><p>Flags of the device.</p>
+      <ol><li><h3 id="step-1">Install</h3><p>Run the installer.</p></li></ol>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/capi3ref.html');
+    expect(headings.map(({ anchor }) => anchor)).toEqual([undefined, 'fcntl', 'constraint_eq', 'iocap', 'step-1']);
+    expect(markdown).toMatch(/^## Constraint Operator Codes$/m);
+    expect(markdown).toMatch(/^## Device Characteristics$/m);
+    expect(markdown).toMatch(/^### Install$/m);
+  });
+
   it('makes each line of a preformatted document that holds an anchor target a section headed by that line, anchored at its first target (Vim help as HTML)', () => {
     const html = page(`<h1>Vim documentation: change</h1><pre>
 This file describes commands that delete or change text.

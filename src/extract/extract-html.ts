@@ -7,6 +7,7 @@ import { cleanHeadingText, removeInnerChrome } from './chrome.js';
 import { domToHast } from './dom-to-hast.js';
 import { markSections } from './entries.js';
 import { applyGeneratorTransforms } from './generator-transforms.js';
+import { hoistHeadingsFromOrphanItems } from './orphan-items.js';
 import { sectionPreformattedTargets } from './preformatted-sections.js';
 import { detectGenerator } from './generators.js';
 import { collectPageAnchors, findSectionAnchor } from './heading-anchors.js';
@@ -67,7 +68,10 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   applyGeneratorTransforms($, main.element, profile?.name);
   removeInnerChrome($, main.element);
   const mainRoot = main.element.get(0);
-  if (mainRoot !== undefined) sectionPreformattedTargets($, mainRoot);
+  if (mainRoot !== undefined) {
+    hoistHeadingsFromOrphanItems(mainRoot);
+    sectionPreformattedTargets($, mainRoot);
+  }
   // A theme's banner h1 that only names the site is not the page's heading. One that is a section
   // of the page (it has an anchor) names the page: the part of `<title>` it repeats is the page's
   // ("Writing Your Docs - MkDocs" read site-first because "Docs" is a site word).
