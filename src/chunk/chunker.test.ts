@@ -132,8 +132,42 @@ describe('chunkPage', () => {
     const long = `x = [${Array.from({ length: 200 }, (_, index) => index).join(', ')}]`;
     const code = '```python\n' + [...Array.from({ length: 30 }, (_, index) => `y_${index} = ${index}`), long, 'z = 1'].join('\n') + '\n```';
     const chunks = chunkPage(page(`## Data\n\n${code}`), { maxTokens: 60, tokenizer });
+    expect(chunks.length).toBeGreaterThan(2);
     expect(chunks.some((chunk) => chunk.text.includes(long))).toBe(true);
     expect(chunks.at(-1)?.text).toContain('z = 1');
+  });
+
+  it('splits a long listing into parts that keep every line once and in order, balance their fences, hold code, and stay within the budget (property)', () => {
+    const line = fc.oneof(fc.constant(''), fc.lorem({ maxCount: 12 }).map((words) => words.replace(/ /g, '_ ')));
+    const listing = fc.record({
+      lines: fc.array(line, { minLength: 40, maxLength: 160 }),
+      fence: fc.constantFrom('```', '~~~', '````'),
+      info: fc.constantFrom('', 'python', 'c {.x}'),
+      prefix: fc.constantFrom('', '-   ', '> '),
+    });
+    fc.assert(
+      fc.property(listing, fc.integer({ min: 40, max: 120 }), ({ lines, fence, info, prefix }, maxTokens) => {
+        const indent = prefix === '-   ' ? '    ' : prefix;
+        const body = lines.map((text) => (text === '' && prefix !== '> ' ? '' : `${indent}${text}`));
+        const markdown = `## Code\n\n${prefix}${fence}${info}\n${body.join('\n')}\n${indent}${fence}\n\nAfter.`;
+        const chunks = chunkPage(page(markdown), { maxTokens, tokenizer });
+        const fenceLine = new RegExp(`^(?:[-> ]*)${fence}`);
+        const kept = chunks.flatMap((chunk) => chunk.text.split('\n').filter((text) => text.trim() !== '' && text.trim() !== '>' && text !== '## Code' && text !== 'After.' && !fenceLine.test(text)));
+        expect(kept).toEqual(body.filter((text) => text.trim() !== '' && text.trim() !== '>'));
+        for (const chunk of chunks) {
+          const fences = chunk.text.split('\n').filter((text) => fenceLine.test(text)).length;
+          expect(fences % 2).toBe(0);
+          if (fences > 0) expect(chunk.text.split('\n').some((text) => text.trim() !== '' && text.trim() !== '>' && !fenceLine.test(text) && text !== '## Code')).toBe(true);
+        }
+        // A block of up to four budgets stays whole; a longer one splits into parts within the budget
+        // (give or take the token or two that joining a part to its heading can add at the seam).
+        const block = markdown.slice(markdown.indexOf(prefix + fence), markdown.lastIndexOf('\n\nAfter.'));
+        // A single line is never cut: a part of one line may be over the budget with its fences.
+        const textLines = (text: string) => text.split('\n').filter((line) => !/^[\s>]*$/.test(line) && !fenceLine.test(line) && line !== '## Code' && line !== 'After.').length;
+        if (tokenizer.count(block) > 4 * maxTokens) for (const chunk of chunks) if (textLines(chunk.text) > 1) expect(chunk.tokenCount).toBeLessThanOrEqual(maxTokens + 2);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   const block = fc.oneof(

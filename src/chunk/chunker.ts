@@ -170,26 +170,31 @@ function piecesOf(block: Block, budget: number, wholeCode: number, tokenizer: To
   const tokens = tokenizer.count(text);
   if (tokens <= budget || (block.kind === 'code' && tokens <= wholeCode)) return [{ text, tokens, joiner: '\n\n' }];
   if (block.kind === 'code') return splitLines(text, budget, tokenizer, '\n\n');
+  // A quote holding code (`> ```…`) would lose its lines to a split by sentences.
+  if (block.kind === 'other' && FENCE_ANYWHERE.test(text)) return tokens <= wholeCode ? [{ text, tokens, joiner: '\n\n' }] : splitLines(text, budget, tokenizer, '\n\n');
   if (block.kind === 'table') return splitTable(text, budget, tokenizer);
   if (block.kind === 'list' && block.items !== undefined && block.items.length > 0) {
     return block.items.flatMap((item, index) => {
       const itemTokens = tokenizer.count(item);
       const joiner = index === 0 ? '\n\n' : '\n';
       if (itemTokens <= budget) return [{ text: item, tokens: itemTokens, joiner }];
-      if (item.includes('```')) return itemTokens <= wholeCode ? [{ text: item, tokens: itemTokens, joiner }] : splitLines(item, budget, tokenizer, joiner);
+      if (FENCE_ANYWHERE.test(item)) return itemTokens <= wholeCode ? [{ text: item, tokens: itemTokens, joiner }] : splitLines(item, budget, tokenizer, joiner);
       return splitNestedList(item, budget, tokenizer, joiner);
     });
   }
   return splitProse(text, budget, tokenizer);
 }
 
-/** A code fence line, possibly inside a list item or quote: its prefix, its fence and its info string. */
-const FENCE = /^((?:[ \t]*>)*[ \t]*)(`{3,}|~{3,})(.*)$/;
+/** Some line of the text is a code fence, in a quote or not. */
+const FENCE_ANYWHERE = /^(?:[ \t]*>)*[ \t]*(?:`{3,}|~{3,})/m;
 
-/** A fence open at some line: the line that opened it, and the fence that closes it. */
+/** A code fence line, possibly inside a quote or on a list item's marker line: its prefix, its fence and its info string. */
+const FENCE = /^((?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?)(`{3,}|~{3,})(.*)$/;
+
+/** A fence open at some line: how to open it again at the start of a part, and how to close it. */
 interface OpenFence {
-  opener: string;
   marks: string;
+  reopen: string;
   close: string;
 }
 
@@ -198,7 +203,11 @@ function fenceAfter(open: OpenFence | undefined, line: string): OpenFence | unde
   const fence = FENCE.exec(line);
   if (fence === null) return open;
   const [, prefix = '', marks = '', info = ''] = fence;
-  if (open === undefined) return { opener: line, marks, close: `${prefix}${marks}` };
+  if (open === undefined) {
+    // A fence on a list item's marker line (`-   ```c`) goes on in the item's indentation.
+    const indent = prefix.replace(/(?:[-*+]|\d+[.)])([ \t]+)$/, (marker) => ' '.repeat(marker.length));
+    return { marks, reopen: `${indent}${marks}${info}`, close: `${indent}${marks}` };
+  }
   // A closing fence: the same character, at least as long, nothing after it.
   return marks[0] === open.marks[0] && marks.length >= open.marks.length && info.trim() === '' ? undefined : open;
 }
@@ -207,37 +216,53 @@ function fenceAfter(open: OpenFence | undefined, line: string): OpenFence | unde
  * Markdown too long to keep whole that its kind cannot split otherwise (a code listing, a list
  * item holding code): parts of whole lines within the budget, cut at a blank line in the second
  * half of a part where there is one. A code fence open at a cut is closed there and opened
- * again, as written, at the start of the next part, so every part reads as Markdown of its
- * own. A line is never cut.
+ * again at the start of the next part, so every part reads as Markdown of its own; a part with
+ * nothing but its fences and blank lines is not made. A line is never cut.
  */
-function splitLines(text: string, budget: number, tokenizer: Tokenizer, joiner: string): Piece[] {
+function splitLines(text: string, budget: number, tokenizer: Tokenizer, joiner: string, exactAgain = true): Piece[] {
   const pieces: Piece[] = [];
   let part: string[] = [];
   let partTokens = 0;
+  // Lines of `part` with text of the block in them: neither blank nor a fence.
+  let written = 0;
+  // A quote's empty line (`>`) is as blank as an empty one.
+  const isBlank = (line: string) => /^[\s>]*$/.test(line);
+  const isText = (line: string) => !isBlank(line) && !FENCE.test(line);
   let fence: OpenFence | undefined;
-  let blank: { at: number; fence: OpenFence | undefined } | undefined;
-  const cut = (at: number, fenceThere: OpenFence | undefined) => {
+  let blank: { at: number; written: number; fence: OpenFence | undefined } | undefined;
+  const tokensOf = (line: string) => tokenizer.count(line) + 1;
+  const cut = (at: number, writtenBefore: number, fenceThere: OpenFence | undefined) => {
     const taken = part.slice(0, at);
     const rest = part.slice(at);
-    while (rest.length > 0 && (rest[0] as string).trim() === '') rest.shift();
-    const partText = (fenceThere === undefined ? taken : [...taken, fenceThere.close]).join('\n');
-    pieces.push({ text: partText, tokens: tokenizer.count(partText), joiner: pieces.length === 0 ? joiner : '\n\n' });
-    part = fenceThere === undefined ? rest : [fenceThere.opener, ...rest];
-    partTokens = part.reduce((sum, line) => sum + tokenizer.count(line) + 1, 0);
+    while (rest.length > 0 && isBlank(rest[0] as string)) rest.shift();
+    if (writtenBefore > 0) {
+      const partText = (fenceThere === undefined ? taken : [...taken, fenceThere.close]).join('\n');
+      const tokens = tokenizer.count(partText);
+      const partJoiner = pieces.length === 0 ? joiner : '\n\n';
+      // Counted line by line, a part can come out a few tokens over once joined: split it once more, that much tighter.
+      if (tokens > budget && exactAgain && writtenBefore > 1) pieces.push(...splitLines(partText, 2 * budget - tokens, tokenizer, partJoiner, false));
+      else pieces.push({ text: partText, tokens, joiner: partJoiner });
+    }
+    part = fenceThere === undefined ? rest : [fenceThere.reopen, ...rest];
+    written = rest.filter(isText).length;
+    partTokens = part.reduce((sum, line) => sum + tokensOf(line), 0);
     blank = undefined;
   };
   for (const line of text.split('\n')) {
-    const lineTokens = tokenizer.count(line) + 1;
-    if (part.length > 0 && partTokens + lineTokens > budget) {
-      if (blank !== undefined && blank.at >= part.length / 2) cut(blank.at, blank.fence);
-      else cut(part.length, fence);
-    }
-    if (line.trim() === '' && part.length > 0) blank = { at: part.length, fence };
+    const lineTokens = tokensOf(line);
+    // Room is kept for the fence that closes the part, should it be cut here.
+    const over = () => partTokens + lineTokens + (fence === undefined ? 0 : tokensOf(fence.close)) > budget;
+    if (written > 0 && over() && blank !== undefined && blank.at >= part.length / 2) cut(blank.at, blank.written, blank.fence);
+    if (written > 0 && over()) cut(part.length, written, fence);
+    // Blank lines before a part's first text line would only pad it.
+    if (isBlank(line) && written === 0 && part.length > 0) continue;
+    if (isBlank(line) && written > 0) blank = { at: part.length, written, fence };
     part.push(line);
     partTokens += lineTokens;
+    if (isText(line)) written += 1;
     fence = fenceAfter(fence, line);
   }
-  if (part.some((line) => line.trim() !== '')) cut(part.length, fence);
+  cut(part.length, written, fence);
   return pieces;
 }
 

@@ -69,6 +69,13 @@ describe('extractHtml heading anchors', () => {
     expect(markdown).toMatch(/^### Install$/m);
   });
 
+  it('leaves the items of a real list where they are, however deeply a framework wraps them (<ul><div><li><h3>)', () => {
+    const html = page(`<h1>Steps</h1><ul><div class="wrap"><li><h3 id="install">Install</h3><p>Run it.</p></li><li><h3 id="configure">Configure</h3><p>Edit it.</p></li></div></ul>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/steps.html');
+    expect(headings.map(({ anchor }) => anchor)).toEqual([undefined, 'install', 'configure']);
+    expect(markdown).toMatch(/^- +### Install\n\n +Run it\.\n\n- +### Configure/m);
+  });
+
   it('makes each line of a preformatted document that holds an anchor target a section headed by that line, anchored at its first target (Vim help as HTML)', () => {
     const html = page(`<h1>Vim documentation: change</h1><pre>
 This file describes commands that delete or change text.
@@ -89,6 +96,13 @@ This file describes commands that delete or change text.
     expect(markdown.indexOf('This file describes')).toBeLessThan(markdown.indexOf('## 1. Deleting'));
     expect(markdown).toMatch(/```\n\["x\]x\t+Delete \[count\] characters under and after the cursor\.\n\t+Does the same as "dl"\.\n```/);
     expect(markdown).toContain('["x]X');
+  });
+
+  it('heads a preformatted document\'s sections one level below the page\'s own heading before it, however many such documents follow each other', () => {
+    const target = (name: string) => `*<a name="${name}"></a><b>${name}</b>*`;
+    const html = page(`<h1>Doc</h1><h3>Sub</h3><pre>A ${target('a1')}\nx\nB ${target('b1')}\ny</pre><pre>C ${target('c1')}\nz\nD ${target('d1')}\nw</pre><h4>Four</h4><pre>E ${target('e1')}\nv\nF ${target('f1')}\nu</pre>`);
+    const { headings } = extractHtml(html, 'https://d.example/doc.html');
+    expect(headings.map(({ level, anchor }) => `${level}:${anchor ?? ''}`)).toEqual(['1:', '3:', '4:a1', '4:b1', '4:c1', '4:d1', '4:', '5:e1', '5:f1']);
   });
 
   it('leaves as one block a listing whose lines are numbered by targets (Javadoc), one with callout marks (DocBook), and a code block with one target', () => {

@@ -11,12 +11,12 @@ const LISTS = /^(?:ul|ol|menu)$/;
  * the parser keeps it open to the end of its parent, so every heading after it, and hundreds of
  * API entries with them, would be text of one list item, cited at the entry before it. From its
  * first heading on, what such an item holds goes back out after it, where the author put it.
- * An item of a real list that holds headings (a list of steps) is the author's and stays.
+ * An item inside a real list, however deeply wrapped, that holds headings (a list of steps) is
+ * the author's and stays.
  */
 export function hoistHeadingsFromOrphanItems(root: Element): void {
   for (const item of selectAll('li', root)) {
-    const parent = item.parent;
-    if (parent === null || (parent.type === 'tag' && LISTS.test((parent as Element).name))) continue;
+    if (item.parent === null || hasListAncestor(item)) continue;
     let start = item.children.findIndex(holdsHeading);
     if (start < 0) continue;
     // The heading's anchor target and rule go out with it: `<hr><a name="x"></a><h2>`.
@@ -27,6 +27,12 @@ export function hoistHeadingsFromOrphanItems(root: Element): void {
       after = node;
     }
   }
+}
+
+/** A list around the item, however deep (`<ul><div><li>`, a framework's wrapper): a real list. */
+function hasListAncestor(item: Element): boolean {
+  for (let node = item.parent; node !== null; node = node.parent) if (node.type === 'tag' && LISTS.test((node as Element).name)) return true;
+  return false;
 }
 
 /** What may stand right before a heading as part of it: its anchor target, a rule, blank text. */

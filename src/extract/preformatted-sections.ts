@@ -1,7 +1,7 @@
 import type { CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
-import { type AnyNode, Element, Text } from 'domhandler';
-import { compareDocumentPosition } from 'domutils';
+import { type AnyNode, type ChildNode, Element, Text } from 'domhandler';
+import { appendChild, compareDocumentPosition } from 'domutils';
 import { isAnchorMarker } from './heading-anchors.js';
 
 /** Fewer targets than this in one `<pre>`: a code block that happens to hold one, not a document. */
@@ -18,20 +18,24 @@ const MAX_TARGET_LINE_SHARE = 0.5;
  * lines (a source listing's line numbers) is left as it is.
  */
 export function sectionPreformattedTargets($: CheerioAPI, root: Element): void {
-  for (const pre of selectAll('pre', root)) {
-    if (pre.children.filter(isLineTarget).length < MIN_TARGETS) continue;
+  const documents = selectAll('pre', root).flatMap((pre) => {
+    if (pre.children.filter(isLineTarget).length < MIN_TARGETS) return [];
     const lines = linesOf(pre);
     const sectionLines = lines.filter((line) => line.some(isLineTarget)).length;
     // Any id on a line counts here, empty or not: Javadoc wraps every line of a listing in `<a id="line.N">`.
     const written = lines.filter((line) => line.some(isTarget) || !isBlankLine(line));
-    if (sectionLines < MIN_TARGETS || written.filter((line) => line.some(isTarget)).length > written.length * MAX_TARGET_LINE_SHARE) continue;
-    const level = Math.min(6, headingLevelBefore(root, pre) + 1);
+    if (sectionLines < MIN_TARGETS || written.filter((line) => line.some(isTarget)).length > written.length * MAX_TARGET_LINE_SHARE) return [];
+    return [{ pre, lines }];
+  });
+  // Levels first, from the page's own headings: a heading made here must not nest the next `<pre>`'s under it.
+  const levels = documents.map(({ pre }) => Math.min(6, headingLevelBefore(root, pre) + 1));
+  documents.forEach(({ pre, lines }, index) => {
     const replacement: AnyNode[] = [];
     let body: AnyNode[][] = [];
     const flushBody = () => {
       while (body.length > 0 && isBlankLine(body[0] as AnyNode[])) body.shift();
       while (body.length > 0 && isBlankLine(body.at(-1) as AnyNode[])) body.pop();
-      if (body.length > 0) replacement.push(new Element('pre', {}, joinLines(body)));
+      if (body.length > 0) replacement.push(elementHolding('pre', joinLines(body)));
       body = [];
     };
     for (const line of lines) {
@@ -40,11 +44,11 @@ export function sectionPreformattedTargets($: CheerioAPI, root: Element): void {
         continue;
       }
       flushBody();
-      replacement.push(new Element(`h${level}`, {}, trimmed(line)));
+      replacement.push(elementHolding(`h${levels[index] ?? 2}`, trimmed(line)));
     }
     flushBody();
     $(pre).replaceWith(replacement);
-  }
+  });
 }
 
 /** The `<pre>`'s children as lines: text split at its line breaks, an element kept whole on the line it starts on. */
@@ -77,6 +81,13 @@ function isTarget(node: AnyNode): boolean {
   return node.type === 'tag' && /^(a|span)$/.test((node as Element).name) && ((node as Element).attribs['id'] !== undefined || (node as Element).attribs['name'] !== undefined);
 }
 
+/** A new element holding these nodes, each moved into it (its parent and siblings set). */
+function elementHolding(name: string, nodes: readonly AnyNode[]): Element {
+  const element = new Element(name, {});
+  for (const node of nodes) appendChild(element, node as ChildNode);
+  return element;
+}
+
 function isBlankLine(line: readonly AnyNode[]): boolean {
   return line.every((node) => node.type === 'text' && (node as Text).data.trim() === '');
 }
@@ -90,14 +101,14 @@ function trimmed(line: readonly AnyNode[]): AnyNode[] {
   return line.map((node) => (node.type === 'text' ? new Text((node as Text).data.replace(/[\t ]+/g, ' ')) : node));
 }
 
-/** domutils' `DocumentPosition.FOLLOWING`: the second node comes after the first. */
+/** domutils' `DocumentPosition.FOLLOWING`: `compareDocumentPosition(a, b)` has it when `a` comes after `b` (domutils' order, the reverse of the DOM's). */
 const FOLLOWING = 4;
 
 /** The level of the last heading before the element in document order (1 when there is none). */
 function headingLevelBefore(root: Element, element: Element): number {
   let level = 1;
   for (const heading of selectAll('h1, h2, h3, h4, h5, h6', root)) {
-    if (compareDocumentPosition(heading, element) & FOLLOWING) level = Number(heading.name.slice(1));
+    if (compareDocumentPosition(element, heading) & FOLLOWING) level = Number(heading.name.slice(1));
   }
   return level;
 }
