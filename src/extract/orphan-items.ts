@@ -1,6 +1,7 @@
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, ChildNode, Element } from 'domhandler';
 import { append } from 'domutils';
+import { hasAncestor } from './entries.js';
 import { isAnchorMarker } from './heading-anchors.js';
 
 const HEADING = /^h[1-6]$/;
@@ -16,7 +17,8 @@ const LISTS = /^(?:ul|ol|menu)$/;
  */
 export function hoistHeadingsFromOrphanItems(root: Element): void {
   for (const item of selectAll('li', root)) {
-    if (item.parent === null || hasListAncestor(item)) continue;
+    // A list around the item, however deep (`<ul><div><li>`, a framework's wrapper), makes it a real list's.
+    if (item.parent === null || hasAncestor(item, root, LISTS)) continue;
     let start = item.children.findIndex(holdsHeading);
     if (start < 0) continue;
     // The heading's anchor target and rule go out with it: `<hr><a name="x"></a><h2>`.
@@ -27,12 +29,6 @@ export function hoistHeadingsFromOrphanItems(root: Element): void {
       after = node;
     }
   }
-}
-
-/** A list around the item, however deep (`<ul><div><li>`, a framework's wrapper): a real list. */
-function hasListAncestor(item: Element): boolean {
-  for (let node = item.parent; node !== null; node = node.parent) if (node.type === 'tag' && LISTS.test((node as Element).name)) return true;
-  return false;
 }
 
 /** What may stand right before a heading as part of it: its anchor target, a rule, blank text. */

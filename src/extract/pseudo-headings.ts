@@ -1,0 +1,69 @@
+import type { CheerioAPI } from 'cheerio';
+import { selectAll } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
+import { textContent } from 'domutils';
+import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
+
+/** Class names of blocks that head an entry: Haddock's `src`, pydoctor's `functionHeader`, RDoc's `method-heading`, `signature`, `decl`. */
+const PSEUDO_HEADING_CLASS = /heading|header|signature|decl|\b(?:src|sig|term|memname|name|caption|title)\b/i;
+const NAME_ELEMENTS = new Set(['b', 'strong', 'code', 'tt', 'kbd', 'samp', 'var', 'dfn']);
+/** What may stand between names in a syntax line: `<b>PRAGMA x;<br>PRAGMA x = </b><i>value</i><b>;</b>`. */
+const SYNTAX_LINE_ELEMENTS = new Set([...NAME_ELEMENTS, 'i', 'em', 'br']);
+
+/** A block's visible children are a name, or a syntax line of names and placeholders, with no loose text. */
+function isNameLine(visible: readonly AnyNode[]): boolean {
+  if (visible.length === 1) return visible[0]?.type === 'tag' && NAME_ELEMENTS.has(visible[0].name);
+  return visible.length > 1 && visible.every((node) => node.type === 'tag' && SYNTAX_LINE_ELEMENTS.has(node.name)) && visible.some((node) => node.type === 'tag' && NAME_ELEMENTS.has(node.name));
+}
+
+/** The longest text a pseudo-heading may have: a name or a signature line. */
+const MAX_PSEUDO_HEADING = 160;
+/**
+ * A bold line right after an `<a name>` target may be longer: an FAQ's question (SQLite's
+ * "(24) My WHERE clause expression … does not work. It causes every row …") is a sentence or
+ * two. A long bold warning inside an anchored wrapper, or holding a footnote's target, is not.
+ */
+const MAX_BOLD_HEADING = 320;
+
+const isBoldLine = (visible: readonly AnyNode[]): boolean => visible.length === 1 && visible[0]?.type === 'tag' && /^(b|strong)$/.test(visible[0].name);
+
+/**
+ * Short blocks that act as an entry's heading without being one: Haddock's `p.src`, RDoc's
+ * `div.method-heading`, a `<p><b>name</b></p>` after an `<a name>` target. They become entries
+ * when they are anchored; an unanchored one stays text.
+ */
+export function markPseudoHeadings($: CheerioAPI, root: Element, served: ReadonlySet<string>): void {
+  for (const element of selectAll('p, div', root)) {
+    // Cheap tests first: most paragraphs are neither a lone name nor of a heading class.
+    const visible = element.children.filter((child) => !(child.type === 'text' && isBlankText(child.data)) && !isAnchorMarker(child));
+    const onlyName = isNameLine(visible);
+    if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
+    if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
+    const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();
+    if (text === '' || text.length > (onlyName && isBoldLine(visible) && followsAnchorMarker(element) ? MAX_BOLD_HEADING : MAX_PSEUDO_HEADING)) continue;
+    // Only something follows it makes it a heading: a lone bold line is emphasis.
+    if (!hasFollowingContent(element)) continue;
+    // Marked first: a wrapper's id (RDoc's `div.method-detail#method-i-x`) goes to its first entry.
+    element.attribs['data-citedocs-entry'] = '';
+    if (findSectionAnchor(element, served, root, { spanTargets: false }) === undefined) delete element.attribs['data-citedocs-entry'];
+  }
+}
+
+/** Whether the block comes right after an empty anchor target (`<a name="q24"></a>`), blank text and comments aside. */
+function followsAnchorMarker(element: Element): boolean {
+  for (let node = element.prev; node !== null; node = node.prev) {
+    if (node.type === 'text' && isBlankText(node.data)) continue;
+    if (node.type === 'comment') continue;
+    return isAnchorMarker(node);
+  }
+  return false;
+}
+
+function hasFollowingContent(element: Element): boolean {
+  for (let node = element.next; node !== null; node = node.next) {
+    if (node.type === 'text' && isBlankText(node.data)) continue;
+    if (node.type === 'comment' || isAnchorMarker(node)) continue;
+    return true;
+  }
+  return false;
+}
