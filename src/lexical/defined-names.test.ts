@@ -27,4 +27,11 @@ describe('definedNames', () => {
     expect(definedNames({ headingPath: ['datetime', 'date Objects'], anchor: 'date-objects' })).toEqual([]);
     expect(definedNames({ headingPath: ['Guide', 'Examples of Usage: date'], anchor: 'examples-of-usage-date' })).toEqual([]);
   });
+
+  it('reads a heading of one capitalised word as a title even when its id repeats it, and a declared name as a name', () => {
+    expect(definedNames({ headingPath: ['Terms Used to Describe Directives', 'Syntax'], anchor: 'Syntax' })).toEqual([]);
+    expect(definedNames({ headingPath: ['json', 'type Decoder'], anchor: 'Decoder' })).toEqual(['Decoder']);
+    expect(definedNames({ headingPath: ['Constants', 'NotImplemented'], anchor: 'NotImplemented' })).toEqual(['NotImplemented']);
+    expect(definedNames({ headingPath: ['Constants', 'NULL'], anchor: 'NULL' })).toEqual(['NULL']);
+  });
 });

@@ -32,8 +32,18 @@ function namesOf(heading: string, anchor: string | undefined): string[] {
   const match = SIGNATURE.exec(heading);
   const name = match?.[1];
   if (name === undefined) return [];
-  const anchorNames = anchor !== undefined && IDENTIFIER.test(anchor) && (anchor === name || anchor.endsWith(`.${name}`) || anchor.endsWith(`::${name}`));
+  const anchorNames = anchor !== undefined && IDENTIFIER.test(anchor) && (anchor === name || anchor.endsWith(`.${name}`) || anchor.endsWith(`::${name}`)) && !isTitleWord(heading, name);
   const looksLikeCode = match?.[2] !== undefined || /[.:#_]/.test(name) || anchorNames;
   if (!looksLikeCode) return [];
   return anchorNames && anchor !== name ? [anchor as string, name] : [name];
+}
+
+/**
+ * A heading that is one capitalised word and nothing else ("Syntax", "Description") is a
+ * section's title, even when its id repeats it: Apache's directive dictionary heads its
+ * sections so, and every directive's table links to them, so as API entries they took the
+ * popularity of a template's links. A declared name keeps its keyword ("type Decoder").
+ */
+function isTitleWord(heading: string, name: string): boolean {
+  return heading.trim() === name && /^\p{Lu}\p{Ll}+$/u.test(name);
 }
