@@ -56,6 +56,23 @@ describe('extractHtml heading anchors', () => {
     expect(headings.at(-1)).toEqual({ level: 3, text: 'PRAGMA busy_timeout; PRAGMA busy_timeout = milliseconds;', anchor: 'pragma_busy_timeout' });
   });
 
+  it('makes an anchored synopsis of several forms an entry of its own, however a stray tag left its keywords, and not a note that starts in bold (SQLite pragma.html)', () => {
+    const forms = ['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'].map((mode) => `<br><b>PRAGMA </b><i>schema.</i><b>wal_checkpoint(${mode});</b>`).join('');
+    const html = page(`<main><h2 id="toc">List of PRAGMAs</h2><p>Intro.</p>
+      <a name="pragma_quick_check"></a><h _id=pragma_quick_check style="display:none"> PRAGMA quick_check</h><hr>
+      <p><b>PRAGMA </b><i>schema.</i><b>quick_check;
+      <br>PRAGMA </b><i>schema.</i><b>quick_check(</b><i>N</i><b>)</b>
+      <br>PRAGMA </b><i>schema.</i><b>quick_check(</b><i>TABLENAME</i><b>)</b></p><p>Like integrity_check, but faster.</p>
+      <a name="pragma_secure_delete"></a><hr><p><b>PRAGMA secure_delete = </b><i>boolean</i>|<b>FAST</b></p><p>Overwrites deleted content.</p>
+      <a name="pragma_wal_checkpoint"></a><hr><p><b>PRAGMA </b><i>schema.</i><b>wal_checkpoint;</b>${forms}</p><p>Runs a checkpoint.</p>
+      <a name="note"></a><p><b>Note:</b> the pragmas below are deprecated and may be removed in a later release of the library.</p><p>Kept for old code.</p></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/pragma.html');
+    expect(headings.map((heading) => heading.anchor)).toEqual(['toc', 'pragma_quick_check', 'pragma_secure_delete', 'pragma_wal_checkpoint']);
+    expect(headings[1]?.text).toBe('PRAGMA schema.quick_check; PRAGMA schema.quick_check(N) PRAGMA schema.quick_check(TABLENAME)');
+    expect(headings[3]?.text).toMatch(/^PRAGMA schema\.wal_checkpoint; .*wal_checkpoint\(TRUNCATE\);$/);
+    expect(markdown).toContain('Note:** the pragmas below');
+  });
+
   it('gives back the headings a list item outside any list swallowed (SQLite: <p><li>…</ul></p>), each a section at its anchor, as a real list\'s step heading is', () => {
     const html = page(`<h1>C API</h1><a name="fcntl"></a><h2>File Control Opcodes</h2>
       <p><li><a name="resetcache"></a>Purges the page cache.</ul></p>

@@ -16,12 +16,33 @@ function isNameLine(visible: readonly AnyNode[]): boolean {
   return visible.length > 1 && visible.every((node) => node.type === 'tag' && SYNTAX_LINE_ELEMENTS.has(node.name)) && visible.some((node) => node.type === 'tag' && NAME_ELEMENTS.has(node.name));
 }
 
+/**
+ * Right after an `<a name>` target, a synopsis of several forms, written by hand: its names
+ * come first and hold most of its text, and loose text between them is punctuation, a keyword
+ * or a placeholder a stray tag left unmarked (SQLite's `<b>PRAGMA </b><i>schema.</i><b>x;</b>
+ * <br>PRAGMA </b>…`, `= </b><i>boolean</i>|<b>FAST</b>`). "<b>Note:</b> a sentence…" is not one:
+ * its loose text is most of it.
+ */
+function isHandwrittenSynopsis(visible: readonly AnyNode[]): boolean {
+  const first = visible[0];
+  if (visible.length < 2 || first?.type !== 'tag' || !NAME_ELEMENTS.has(first.name)) return false;
+  let names = 0;
+  let loose = 0;
+  for (const node of visible) {
+    if (node.type === 'text') loose += node.data.trim().length;
+    else if (node.type !== 'tag' || !SYNTAX_LINE_ELEMENTS.has(node.name)) return false;
+    else if (NAME_ELEMENTS.has(node.name)) names += textContent(node).trim().length;
+  }
+  return names >= 2 * loose;
+}
+
 /** The longest text a pseudo-heading may have: a name or a signature line. */
 const MAX_PSEUDO_HEADING = 160;
 /**
  * A bold line right after an `<a name>` target may be longer: an FAQ's question (SQLite's
  * "(24) My WHERE clause expression … does not work. It causes every row …") is a sentence or
- * two. A long bold warning inside an anchored wrapper, or holding a footnote's target, is not.
+ * two; a synopsis there lists several forms, one per line. A long bold warning inside an
+ * anchored wrapper, or holding a footnote's target, is not.
  */
 const MAX_BOLD_HEADING = 320;
 
@@ -36,11 +57,14 @@ export function markPseudoHeadings($: CheerioAPI, root: Element, served: Readonl
   for (const element of selectAll('p, div', root)) {
     // Cheap tests first: most paragraphs are neither a lone name nor of a heading class.
     const visible = element.children.filter((child) => !(child.type === 'text' && isBlankText(child.data)) && !isAnchorMarker(child));
-    const onlyName = isNameLine(visible);
+    const nameLine = isNameLine(visible);
+    const synopsis = !nameLine && isHandwrittenSynopsis(visible) && followsAnchorMarker(element);
+    const onlyName = nameLine || synopsis;
     if (!onlyName && !PSEUDO_HEADING_CLASS.test(element.attribs['class'] ?? '')) continue;
     if (element.children.some((child) => child.type === 'tag' && /^(p|div|ul|ol|dl|table|pre|h[1-6]|section|blockquote)$/.test(child.name))) continue;
     const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();
-    if (text === '' || text.length > (onlyName && isBoldLine(visible) && followsAnchorMarker(element) ? MAX_BOLD_HEADING : MAX_PSEUDO_HEADING)) continue;
+    const anchoredLong = synopsis || (nameLine && (isBoldLine(visible) || visible.some((node) => node.type === 'tag' && node.name === 'br')) && followsAnchorMarker(element));
+    if (text === '' || text.length > (anchoredLong ? MAX_BOLD_HEADING : MAX_PSEUDO_HEADING)) continue;
     // Only something follows it makes it a heading: a lone bold line is emphasis.
     if (!hasFollowingContent(element)) continue;
     // Marked first: a wrapper's id (RDoc's `div.method-detail#method-i-x`) goes to its first entry.
@@ -49,11 +73,11 @@ export function markPseudoHeadings($: CheerioAPI, root: Element, served: Readonl
   }
 }
 
-/** Whether the block comes right after an empty anchor target (`<a name="q24"></a>`), blank text and comments aside. */
+/** Whether the block comes right after an empty anchor target (`<a name="q24"></a>`), blank text, comments and rules (`<hr>`) aside. */
 function followsAnchorMarker(element: Element): boolean {
   for (let node = element.prev; node !== null; node = node.prev) {
     if (node.type === 'text' && isBlankText(node.data)) continue;
-    if (node.type === 'comment') continue;
+    if (node.type === 'comment' || (node.type === 'tag' && node.name === 'hr')) continue;
     return isAnchorMarker(node);
   }
   return false;
