@@ -202,6 +202,8 @@ export interface ExtractedDocument {
   siteVersion?: string;
   /** The name the page gives its site ("CMake 3.25.1 Documentation", the site's part of its title; Doxygen's project name), when it gives one. */
   siteName?: string;
+  /** The page asks robots not to index it (`<meta name="robots" content="noindex">`): its links are followed, its text is not stored. */
+  noindex?: true;
 }
 
 /**

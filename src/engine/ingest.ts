@@ -52,6 +52,13 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     report.diagnostics.unshift(warning);
     logDiagnostics([warning]);
   }
+  if (report.noindex !== undefined) {
+    const { count, examples } = report.noindex;
+    const warning = diagnostic('crawl.noindex', `${count === 1 ? '1 page asks' : `${count} pages ask`} robots not to index ${count === 1 ? 'it' : 'them'} (${examples.join(', ')}${count > examples.length ? ', …' : ''}): ${count === 1 ? 'its' : 'their'} links were followed, ${count === 1 ? 'its' : 'their'} text was not stored.`);
+    report.warnings.push(warning.message);
+    report.diagnostics.push(warning);
+    logDiagnostics([warning]);
+  }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   await recordOutcome(report, source, localRun, dependencies, now);

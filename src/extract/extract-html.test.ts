@@ -73,6 +73,18 @@ describe('extractHtml heading anchors', () => {
     expect(markdown).toContain('Note:** the pragmas below');
   });
 
+  it('reads what <meta name="robots"> asks: noindex marks the page, nofollow (or none) leaves no link to follow', () => {
+    const body = '<main><h1>Print</h1><p>All chapters. <a href="ch1.html">One</a></p></main>';
+    const read = (meta: string) => extractHtml(page(body, `<title>Print</title>${meta}`), 'https://d.example/print.html');
+    expect(read('')).toMatchObject({ links: ['https://d.example/ch1.html'] });
+    expect(read('').noindex).toBeUndefined();
+    expect(read('<meta name="Robots" content="NOINDEX, follow">')).toMatchObject({ noindex: true, links: ['https://d.example/ch1.html'] });
+    expect(read('<meta name="robots" content="index,nofollow">')).toMatchObject({ links: [] });
+    expect(read('<meta name="robots" content="index,nofollow">').noindex).toBeUndefined();
+    expect(read('<meta name="robots" content="none">')).toMatchObject({ noindex: true, links: [] });
+    expect(read('<meta name="googlebot" content="noindex">').noindex).toBeUndefined();
+  });
+
   it('gives back the headings a list item outside any list swallowed (SQLite: <p><li>…</ul></p>), each a section at its anchor, as a real list\'s step heading is', () => {
     const html = page(`<h1>C API</h1><a name="fcntl"></a><h2>File Control Opcodes</h2>
       <p><li><a name="resetcache"></a>Purges the page cache.</ul></p>

@@ -15,6 +15,7 @@ import { applyLimits, MAX_NESTING, MAX_WORD_CHARS } from './limits.js';
 import { selectMainContent } from './main-content.js';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown-converter.js';
 import { parseHtml } from './parse-html.js';
+import { robotsMeta } from './robots-meta.js';
 import { isSiteName, pageFirst, pageTitle, splitDocumentTitle } from './page-title.js';
 import { projectName, siteName } from './site-name.js';
 import { siteVersion, titleNamingVersion } from './site-version.js';
@@ -35,6 +36,9 @@ export interface ExtractedHtml {
   canonical?: string;
   /** The documentation generator recognised (`sphinx`, `doxygen`, …), if any. */
   generator?: string;
+  /** `<meta name="robots">` asks not to index the page (`noindex`, `none`). */
+  noindex?: true;
+
   /** A page whose body is only scripts and an empty root element: its content is built by JavaScript. */
   emptyShell: boolean;
   /** What was cut to keep the page safe to process (deep nesting, giant words). */
@@ -54,7 +58,9 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const baseUrl = resolveBase($('base[href]').attr('href'), pageUrl);
   const anchors = collectPageAnchors($);
   const served = new Set(anchors);
-  const links = collectLinks($, baseUrl);
+  const robots = robotsMeta($);
+  // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
+  const links = robots.nofollow ? [] : collectLinks($, baseUrl);
   let titleParts = splitDocumentTitle($);
   // Read before chrome goes: generators print it in their header (Doxygen's project number).
   const version = siteVersion($, titleParts);
@@ -109,6 +115,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
     links,
     ...(canonical === undefined ? {} : { canonical }),
     ...(profile === undefined ? {} : { generator: profile.name }),
+    ...(robots.noindex ? { noindex: true } : {}),
     emptyShell,
     warnings,
   };

@@ -1,6 +1,6 @@
 import { sha256 } from '../../core/hash.js';
 import type { Page, SourceItem } from '../../core/types.js';
-import { pageFromDocument } from '../page-from-document.js';
+import { NOINDEX, pageFromDocument } from '../page-from-document.js';
 import type { CrawlExtraction, CrawlOptions, KnownPage } from './crawl-options.js';
 import type { CrawlQueue, Task } from './crawl-queue.js';
 import type { FetchedPage } from './fetch-page.js';
@@ -91,6 +91,11 @@ async function* handleDocument(task: Task, fetched: Fetched<'document'>, known: 
   }
   yield* extractionWarnings(url, extracted, run.options.renderer !== undefined);
   if (task.expand) yield* await queue.enqueue(extracted.links, task.depth + 1);
+  if (extracted.noindex === true) {
+    if (known !== undefined) yield { kind: 'gone', url: task.url, reason: NOINDEX };
+    yield { kind: 'warning', code: 'crawl.noindex', input: url, message: `${url} ${NOINDEX}: its links were followed, its text was not stored` };
+    return;
+  }
   // A canonical URL inside the scope names the page, unless another page already has it.
   const canonical = extracted.canonical === undefined ? undefined : pageUrlOf(extracted.canonical);
   if (canonical !== undefined && canonical !== url && scope.contains(canonical) && !queue.seen.has(canonical)) {

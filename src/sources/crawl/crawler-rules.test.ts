@@ -55,6 +55,27 @@ describe('crawl rules', () => {
     expect(paths(server)).not.toContain('/docs/_sources/index.rst.txt');
   });
 
+  it('follows the links of a page that asks not to be indexed (mdBook\'s print.html) but stores none of it, and removes it when it was stored', async () => {
+    const noindex = (title: string, links: string[], content = 'noindex, follow') => `<html><head><title>${title}</title><meta name="ROBOTS" content="${content}"></head><body><main><h1>${title}</h1><p>All chapters again.</p>${links.map((link) => `<a href="${link}">${link}</a>`).join(' ')}</main></body></html>`;
+    const server = await site({
+      '/book/': page('Home', ['print.html', 'search.html']),
+      '/book/print.html': noindex('Print', ['ch1.html']),
+      '/book/ch1.html': page('Chapter 1'),
+      '/book/search.html': noindex('Search', ['hidden.html'], 'none'),
+      '/book/hidden.html': page('Only linked from a page that says nofollow'),
+    });
+    const stored = [`${server.base}/book/print.html`];
+    const { all, pages } = await run(crawl(options(`${server.base}/book/`, { known: (url) => (stored.includes(url) ? { links: [] } : undefined), useSitemaps: false })));
+    expect(pages).toEqual([`${server.base}/book/`, `${server.base}/book/ch1.html`]);
+    expect(paths(server)).not.toContain('/book/hidden.html');
+    expect(all).toContainEqual({ kind: 'gone', url: `${server.base}/book/print.html`, reason: 'asks robots not to index it (<meta name="robots" content="noindex">)' });
+    expect(all.filter((item) => item.kind === 'gone')).toHaveLength(1);
+    expect(all.flatMap((item) => (item.kind === 'warning' ? [[item.code, item.input]] : []))).toEqual([
+      ['crawl.noindex', `${server.base}/book/print.html`],
+      ['crawl.noindex', `${server.base}/book/search.html`],
+    ]);
+  });
+
   it('refuses to start where robots.txt disallows the start page', async () => {
     const server = await site({ '/robots.txt': text('User-agent: *\nDisallow: /\n'), '/docs/': page('Home') });
     const failure = run(crawl(options(`${server.base}/docs/`)));

@@ -5,7 +5,7 @@ import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, SourceItem } from '../../core/types.js';
 import { binaryContentReason, decodeDocument } from '../decode.js';
-import { pageFromDocument } from '../page-from-document.js';
+import { NOINDEX, pageFromDocument } from '../page-from-document.js';
 import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -87,6 +87,12 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
       const extracted = isMarkdown(path)
         ? await extractors.markdown(source, { fallbackTitle: posix.basename(path), resolveLink: (target) => resolveRelativeLink(target, path, url, registry) })
         : await extractors.html(source, url);
+      if (extracted.noindex === true) {
+        // Stored by an earlier run, before it asked not to be: no longer.
+        yield { kind: 'gone', url, reason: NOINDEX };
+        yield { kind: 'warning', code: 'crawl.noindex', input: path, message: `${path} ${NOINDEX}: its text was not stored` };
+        continue;
+      }
       const page = pageFromDocument(url, extracted, { contentHash: sha256(extracted.markdown), fetchedAt: now().toISOString(), source: 'local', sourcePath: path });
       pages += 1;
       yield { kind: 'page', page };
