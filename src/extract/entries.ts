@@ -4,7 +4,7 @@ import { Element as DomElement, Text, type AnyNode, type Element } from 'domhand
 import { replaceElement } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
-import { resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
+import { NOTE_ATTRIBUTE, resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
 import { markPseudoHeadings } from './pseudo-headings.js';
 import { joinSignatureGroups } from './signature-groups.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
@@ -187,8 +187,12 @@ function unwrapLayoutLists($: CheerioAPI, root: Element): void {
       if (node.name === 'li' && node.parent !== null && node.parent.type === 'tag' && /^(?:ul|ol)$/.test(node.parent.name)) lists.add(node.parent);
     }
   }
-  // A note (mdBook's `<blockquote>`) that holds a heading: as Markdown, "> ### Title" starts no section.
-  for (const quote of selectAll('blockquote', root).reverse()) if (quotes.has(quote)) $(quote).replaceWith($(quote).html() ?? '');
+  // A note (mdBook's `<blockquote>`) that holds a heading: as Markdown, "> ### Title" starts no
+  // section. It becomes a plain block that still says where the note ends (see entry-ends.ts).
+  for (const quote of quotes) {
+    quote.name = 'div';
+    quote.attribs[NOTE_ATTRIBUTE] = '';
+  }
   for (const list of selectAll('ul, ol', root).reverse()) {
     if (!lists.has(list)) continue;
     const items = list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'li');

@@ -18,8 +18,9 @@ export interface PlacedHeading {
  * entry and be cited at its anchor. Where such text follows, the section it belongs to resumes:
  * a heading repeating the enclosing one (the section's, or the class entry's around a method) is
  * inserted after the list, and listed with `continues: true` and the enclosing anchor, so the
- * text is a passage of that section again. Returns the headings with those resumptions in
- * document order.
+ * text is a passage of that section again. The same holds for a heading inside a quoted note
+ * (`<blockquote>`, `<aside>`): the section around the note resumes after it. Returns the
+ * headings with those resumptions in document order.
  */
 export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], root: Element): Heading[] {
   const entryOfTerm = new Map<Element, PlacedHeading>();
@@ -42,6 +43,23 @@ export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], roo
     found.push({ heading: { ...heading, continues: true }, after: list, depth: depthOf(list) });
     resumes.set(last, found);
   });
+  // A heading inside a quoted note (mdBook's `<blockquote><h3>…</h3>…</blockquote>`) heads the
+  // note only: the text after the note is the section's around it again.
+  placed.forEach((item, index) => {
+    if (item.isEntry) return;
+    const box = outermostCallout(item.element, root);
+    if (box === undefined || seen.has(box)) return;
+    seen.add(box);
+    const next = contentAfter(box, root);
+    if (next === undefined || startsSection(next, entryOfTerm)) return;
+    const heading = lastHeadingBefore(placed, index, root);
+    if (heading === undefined) return;
+    let last = index;
+    while (last + 1 < placed.length && isInside((placed[last + 1] as PlacedHeading).element, box)) last += 1;
+    const found = resumes.get(last) ?? [];
+    found.push({ heading: { ...heading, continues: true }, after: box, depth: depthOf(box) });
+    resumes.set(last, found);
+  });
   const headings: Heading[] = [];
   placed.forEach((item, index) => {
     headings.push(item.heading);
@@ -52,6 +70,18 @@ export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], roo
     }
   });
   return headings;
+}
+
+/** Marks a quoted note that held a heading, once it is a plain block (so its heading starts a section). */
+export const NOTE_ATTRIBUTE = 'data-citedocs-note';
+
+/** The outermost note (a `<blockquote>` that held a heading, an `<aside>`) around a heading, below the content's root; none when it stands in the open. */
+function outermostCallout(element: Element, root: Element): Element | undefined {
+  let found: Element | undefined;
+  for (let node = element.parent; node !== null && node !== root; node = node.parent) {
+    if (node.type === 'tag' && (node.name === 'aside' || node.attribs[NOTE_ATTRIBUTE] !== undefined)) found = node;
+  }
+  return found;
 }
 
 /** The entry whose `<dd>` holds the list (a class around its methods), and that `<dd>`; none: the list is at section level. */

@@ -329,6 +329,24 @@ describe('extractHtml, where an entry ends', () => {
     expect(markdown).toContain('### os.open(path, flags)\n\nOpen the file path.\n\n## File Descriptor Operations\n\nThe following constants are options for the flags parameter.');
   });
 
+  it('gives the text after a quoted note with a heading of its own back to the section around the note (mdBook: <blockquote><h3>…</h3>…</blockquote>)', () => {
+    const html = page(`<main><h1 id="panic">Unrecoverable Errors with panic!</h1><p>Intro.</p>
+      <blockquote><h3 id="unwinding">Unwinding the Stack or Aborting</h3><p>A panic unwinds by default.</p></blockquote>
+      <p>Let's try calling panic! in a simple program.</p>
+      <blockquote><p>Note: a quote without a heading stays a quote.</p></blockquote>
+      <h2 id="backtrace">Using a panic! Backtrace</h2><blockquote><h3 id="last">A note that ends the page</h3><p>Nothing after it.</p></blockquote></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/ch09.html');
+    expect(headings).toEqual([
+      { level: 1, text: 'Unrecoverable Errors with panic!', anchor: 'panic' },
+      { level: 3, text: 'Unwinding the Stack or Aborting', anchor: 'unwinding' },
+      { level: 1, text: 'Unrecoverable Errors with panic!', anchor: 'panic', continues: true },
+      { level: 2, text: 'Using a panic! Backtrace', anchor: 'backtrace' },
+      { level: 3, text: 'A note that ends the page', anchor: 'last' },
+    ]);
+    expect(markdown).toContain("### Unwinding the Stack or Aborting\n\nA panic unwinds by default.\n\n# Unrecoverable Errors with panic!\n\nLet's try calling panic!");
+    expect(markdown).toContain('> Note: a quote without a heading stays a quote.');
+  });
+
   it("gives the prose after a class's methods back to the class, one level up from the methods", () => {
     const html = page(`<main><h2 id="stat">Stat</h2><dl class="py class"><dt id="os.stat_result">class os.stat_result</dt><dd><p>An object.</p>
       <dl class="py attribute"><dt id="os.stat_result.st_mode">st_mode</dt><dd><p>File mode.</p></dd></dl>
