@@ -11,7 +11,8 @@ import { textContent } from 'domutils';
 
 /** Header-link glyphs and icon-font characters (the Unicode private use area: Font Awesome's U+F0C1 link icon). */
 export const GLYPHS = /[\s\u00a0\u200b¶§#⁋◆∞⚓🔗\u{1F516}\uE000-\uF8FF]/gu;
-const GLYPH_ONLY = /^[\s\u00a0\u200b¶§#⁋◆∞⚓🔗\u{1F516}\uE000-\uF8FF]*$/u;
+/** A same-page link showing only these is a permalink, or a way back to the top (RDoc's `↑` on every heading). */
+const GLYPH_ONLY = /^[\s\u00a0\u200b¶§#⁋◆∞⚓🔗\u{1F516}\uE000-\uF8FF↑⇑⬆]*$/u;
 const LINK_LABEL = /permalink|permanent link|link to (?:this|heading|section)|anchor|direct link|copy link/i;
 
 /** Always chrome, whatever the generator, when found inside the content. */

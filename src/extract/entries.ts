@@ -4,7 +4,7 @@ import { Element as DomElement, Text, type AnyNode, type Element } from 'domhand
 import { replaceElement } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
-import { NOTE_ATTRIBUTE, resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
+import { isInside, NOTE_ATTRIBUTE, resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
 import { markPseudoHeadings } from './pseudo-headings.js';
 import { joinSignatureGroups } from './signature-groups.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
@@ -30,6 +30,8 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   const used = new Set<string>();
   const replacements: { element: Element; level: number; text: string; anchor?: string }[] = [];
   let sectionLevel = 1;
+  // The wrapper an entry heads (RDoc's `div.method-detail` around `div.method-heading`), and the entry's level.
+  let entryBody: { wrapper: Element; level: number } | undefined;
   for (const element of selectAll('h1, h2, h3, h4, h5, h6, dt, [data-citedocs-entry]', root)) {
     const isHeading = /^h[1-6]$/.test(element.name);
     let anchor = findSectionAnchor(element, served, root, { spanTargets: element.attribs['data-citedocs-entry'] === undefined });
@@ -38,9 +40,13 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
     const text = cleanHeadingText(textWithBreaks($, element));
     if (text === '') continue;
     if (anchor !== undefined) used.add(anchor);
-    // Each enclosing definition (a class around its methods) adds a level.
-    const level = isHeading ? Number(element.name.slice(1)) : Math.min(6, sectionLevel + 1 + ancestorsNamed(element, 'dd', root));
-    if (isHeading) sectionLevel = level;
+    // Each enclosing definition (a class around its methods) adds a level. A heading inside an
+    // entry's body ("on dup vs clone" in Object#dup's description) is the entry's, one level
+    // down: it never heads the entries after it.
+    const inEntryBody = isHeading && entryBody !== undefined && isInside(element, entryBody.wrapper);
+    const level = inEntryBody ? Math.min(6, (entryBody?.level ?? 0) + 1) : isHeading ? Number(element.name.slice(1)) : Math.min(6, sectionLevel + 1 + ancestorsNamed(element, 'dd', root));
+    if (isHeading && !inEntryBody) sectionLevel = level;
+    if (element.attribs['data-citedocs-entry'] !== undefined) entryBody = headedWrapper(element, root, level);
     replacements.push({ element, level, text, ...(anchor === undefined ? {} : { anchor }) });
     placed.push({ element, heading: { level, text, ...(anchor === undefined ? {} : { anchor }) }, isEntry: !isHeading });
   }
@@ -69,6 +75,13 @@ function textWithBreaks($: CheerioAPI, element: Element): string {
 export function hasAncestor(element: Element, root: Element, names: RegExp): boolean {
   for (let node = element.parent; node !== null && node !== root; node = node.parent) if (node.type === 'tag' && names.test(node.name)) return true;
   return false;
+}
+
+/** The element a pseudo-heading opens (its parent, when the parent starts with it), with the entry's level; none when the parent holds more than this entry. */
+function headedWrapper(entry: Element, root: Element, level: number): { wrapper: Element; level: number } | undefined {
+  const parent = entry.parent;
+  if (parent === null || parent.type !== 'tag' || parent === root || firstVisibleChild(parent) !== entry) return undefined;
+  return { wrapper: parent, level };
 }
 
 function ancestorsNamed(element: Element, name: string, root: Element): number {

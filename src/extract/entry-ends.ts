@@ -162,7 +162,8 @@ function insideEntryBody(element: Element, root: Element): boolean {
   return false;
 }
 
-function isInside(node: Element, ancestor: Element): boolean {
+/** Whether `ancestor` holds `node`. */
+export function isInside(node: Element, ancestor: Element): boolean {
   for (let current = node.parent; current !== null; current = current.parent) if (current === ancestor) return true;
   return false;
 }

@@ -347,6 +347,25 @@ describe('extractHtml, where an entry ends', () => {
     expect(markdown).toContain('> Note: a quote without a heading stays a quote.');
   });
 
+  it('keeps a section\'s own <header> heading, nests a heading of an entry\'s description under that entry, and drops the "back to top" arrow (RDoc 6.4)', () => {
+    const method = (id: string, callseq: string, body: string) =>
+      `<div id="${id}" class="method-detail"><div class="method-heading"><span class="method-callseq">${callseq}</span></div><div class="method-description">${body}</div></div>`;
+    const html = page(`<main role="main"><h1 id="class-Object">class Object</h1><p>The root of classes.</p>
+      <section id="public-instance-method-details" class="method-section"><header><h3>Public Instance Methods</h3></header>
+      ${method('method-i-dup', 'dup → an_object', '<p>Produces a shallow copy.</p><h3 id="method-i-dup-label-on+dup+vs+clone">on dup vs clone<span><a href="#method-i-dup-label-on+dup+vs+clone">&para;</a> <a href="#top">&uarr;</a></span></h3><p>clone copies the frozen state.</p>')}
+      ${method('method-i-enum_for', 'enum_for(method = :each) → enum', '<p>Creates an enumerator.</p>')}
+      </section></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/Object.html');
+    expect(headings).toEqual([
+      { level: 1, text: 'class Object', anchor: 'class-Object' },
+      { level: 3, text: 'Public Instance Methods', anchor: 'public-instance-method-details' },
+      { level: 4, text: 'dup → an_object', anchor: 'method-i-dup' },
+      { level: 5, text: 'on dup vs clone', anchor: 'method-i-dup-label-on+dup+vs+clone' },
+      { level: 4, text: 'enum_for(method = :each) → enum', anchor: 'method-i-enum_for' },
+    ]);
+    expect(markdown).not.toContain('↑');
+  });
+
   it("gives the prose after a class's methods back to the class, one level up from the methods", () => {
     const html = page(`<main><h2 id="stat">Stat</h2><dl class="py class"><dt id="os.stat_result">class os.stat_result</dt><dd><p>An object.</p>
       <dl class="py attribute"><dt id="os.stat_result.st_mode">st_mode</dt><dd><p>File mode.</p></dd></dl>

@@ -22,9 +22,12 @@ const HEADINGS = 'h1, h2, h3, h4, h5, h6';
  */
 export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | undefined = detectGenerator($)): MainContent {
   $([...GENERIC_CHROME, ...(generator?.chrome ?? [])].join(',')).remove();
-  // A page header holds the title only when it wraps the h1; otherwise it is a site banner.
+  // A page header holds the title only when it wraps the h1; otherwise it is a site banner. A
+  // section's own header holds its heading (RDoc's `<section><header><h3>Public Class Methods`).
   $('header').each((_, element) => {
-    if ($(element).find('h1').length === 0) $(element).remove();
+    if ($(element).find('h1').length > 0) return;
+    if ($(element).parent('section, article').length > 0 && $(element).find('h2, h3, h4, h5, h6').length > 0) return;
+    $(element).remove();
   });
   const body = $('body').first() as Cheerio<Element>;
   const bodyTextLength = textLength($, body);
