@@ -35,6 +35,10 @@ describe('createMarkdownConverter blocks', () => {
 });
 
 describe('createMarkdownConverter inline elements', () => {
+  it('writes a superscript as a power, never run into the number before it (2<sup>7</sup> is 2^7, not 27)', () => {
+    expect(convert('<p>From -(2<sup>7</sup>) to 2<sup>7</sup> - 1, x<sup>n+1</sup>, a note<sup><a href="#fn1">1</a></sup><sup> </sup>.</p>')).toBe('From -(2^7) to 2^7 - 1, x^(n+1), a note^[1](#fn1) .');
+  });
+
   it('turns an image into its alt text, and drops one without', () => {
     expect(convert('<p>A <img src="a.png" alt=" diagram ">, <img src="b.png">and more</p>')).toBe('A diagram, and more');
   });

@@ -47,6 +47,7 @@ export function createMarkdownConverter(): MarkdownConverter {
     dd: flow,
     // MathML's text is the formula as written, and struck-out text is still text: kept as is.
     math: phrasing,
+    sup: superscript,
     del: phrasing,
     s: phrasing,
     strike: phrasing,
@@ -125,6 +126,14 @@ function indexElementsById(state: State, node: Root | Element): void {
 
 function phrasing(state: State, node: Element): MdastNodes[] {
   return state.all(node);
+}
+
+/** A superscript is a power or a mark: `2<sup>7</sup>` reads 2^7 and `x<sup>n+1</sup>` x^(n+1), never 27 or xn+1 (Markdown has no superscript). */
+function superscript(state: State, node: Element): MdastNodes[] {
+  const children = state.all(node);
+  const text = textContent(node).trim();
+  if (text === '') return children;
+  return /^[\p{L}\p{N}]+$/u.test(text) ? [{ type: 'text', value: '^' }, ...children] : [{ type: 'text', value: '^(' }, ...children, { type: 'text', value: ')' }];
 }
 
 function flow(state: State, node: Element): MdastNodes[] {
