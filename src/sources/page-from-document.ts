@@ -2,6 +2,8 @@ import type { ExtractedDocument, Page } from '../core/types.js';
 
 /** Why a page that asks not to be indexed is not stored (and a stored one is removed). */
 export const NOINDEX = 'asks robots not to index it (<meta name="robots" content="noindex">)';
+/** The same, said by the response's `X-Robots-Tag` header. */
+export const NOINDEX_HEADER = 'asks robots not to index it (X-Robots-Tag: noindex)';
 
 /** What a source knows of a page beyond its extracted document: how it was read, and when. */
 export type PageFacts = Pick<Page, 'contentHash' | 'fetchedAt' | 'source'> & Partial<Omit<Page, 'url' | 'canonicalUrl' | keyof ExtractedDocument>>;

@@ -1,6 +1,6 @@
 import { sha256 } from '../../core/hash.js';
 import type { Page, SourceItem } from '../../core/types.js';
-import { NOINDEX, pageFromDocument } from '../page-from-document.js';
+import { NOINDEX, NOINDEX_HEADER, pageFromDocument } from '../page-from-document.js';
 import type { CrawlExtraction, CrawlOptions, KnownPage } from './crawl-options.js';
 import type { CrawlQueue, Task } from './crawl-queue.js';
 import type { FetchedPage } from './fetch-page.js';
@@ -90,10 +90,13 @@ async function* handleDocument(task: Task, fetched: Fetched<'document'>, known: 
     return;
   }
   yield* extractionWarnings(url, extracted, run.options.renderer !== undefined);
+  // The header says for the response what <meta name="robots"> says in the page.
+  if (fetched.nofollow === true) extracted = { ...extracted, links: [] };
   if (task.expand) yield* await queue.enqueue(extracted.links, task.depth + 1);
-  if (extracted.noindex === true) {
-    if (known !== undefined) yield { kind: 'gone', url: task.url, reason: NOINDEX };
-    yield { kind: 'warning', code: 'crawl.noindex', input: url, message: `${url} ${NOINDEX}: its links were followed, its text was not stored` };
+  if (extracted.noindex === true || fetched.noindex === true) {
+    const reason = extracted.noindex === true ? NOINDEX : NOINDEX_HEADER;
+    if (known !== undefined) yield { kind: 'gone', url: task.url, reason };
+    yield { kind: 'warning', code: 'crawl.noindex', input: url, message: `${url} ${reason}: its links were followed, its text was not stored` };
     return;
   }
   // A canonical URL inside the scope names the page, unless another page already has it.

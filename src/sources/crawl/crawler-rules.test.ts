@@ -76,6 +76,22 @@ describe('crawl rules', () => {
     ]);
   });
 
+  it('reads the same from an X-Robots-Tag header: noindex stores nothing, nofollow follows nothing, another robot\'s directives do not apply', async () => {
+    const html = (title: string, links: string[]) => page(title, links);
+    const server = await site({
+      '/docs/': page('Home', ['a.html', 'b.html', 'c.html']),
+      '/docs/a.html': { status: 200, type: 'text/html', body: html('A', ['from-a.html']), headers: { 'x-robots-tag': 'noindex' } },
+      '/docs/b.html': { status: 200, type: 'text/html', body: html('B', ['from-b.html']), headers: { 'x-robots-tag': 'citedocs: nofollow' } },
+      '/docs/c.html': { status: 200, type: 'text/html', body: html('C', []), headers: { 'x-robots-tag': 'otherbot: noindex' } },
+      '/docs/from-a.html': page('From A'),
+      '/docs/from-b.html': page('From B'),
+    });
+    const { all, pages } = await run(crawl(options(`${server.base}/docs/`, { useSitemaps: false })));
+    expect(pages).toEqual([`${server.base}/docs/`, `${server.base}/docs/b.html`, `${server.base}/docs/c.html`, `${server.base}/docs/from-a.html`]);
+    expect(paths(server)).not.toContain('/docs/from-b.html');
+    expect(all.flatMap((item) => (item.kind === 'warning' ? [item.message] : []))).toEqual([`${server.base}/docs/a.html asks robots not to index it (X-Robots-Tag: noindex): its links were followed, its text was not stored`]);
+  });
+
   it('refuses to start where robots.txt disallows the start page', async () => {
     const server = await site({ '/robots.txt': text('User-agent: *\nDisallow: /\n'), '/docs/': page('Home') });
     const failure = run(crawl(options(`${server.base}/docs/`)));

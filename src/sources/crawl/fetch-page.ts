@@ -3,6 +3,7 @@ import { type AttemptResult, retryLoop } from '../../core/http/retry-loop.js';
 import { declaredOver, type FetchLike, type HttpAttempt, readLimited, startAttempt } from '../../core/http/send.js';
 import { binaryContentReason, decodeDocument } from '../decode.js';
 import { PrivateHostError } from '../web/host-guard.js';
+import { robotsHeader } from './robots-header.js';
 
 
 export type DocumentFormat = 'html' | 'markdown' | 'text' | 'xml';
@@ -41,7 +42,18 @@ export interface FetchPageOptions {
 }
 
 export type FetchedPage =
-  | { kind: 'document'; url: string; format: DocumentFormat; body: string; etag?: string; lastModified?: string; redirects: string[] }
+  | {
+      kind: 'document';
+      url: string;
+      format: DocumentFormat;
+      body: string;
+      etag?: string;
+      lastModified?: string;
+      redirects: string[];
+      /** `X-Robots-Tag` asks this crawler not to index the page, or not to follow its links. */
+      noindex?: true;
+      nofollow?: true;
+    }
   | { kind: 'not-modified'; url: string }
   | {
       kind: 'failed';
@@ -186,6 +198,7 @@ async function readDocument(url: string, redirects: string[], response: Response
   if (binary !== undefined) return done({ kind: 'failed', url, message: `GET ${url} is served as ${contentType || 'text'} but ${binary}; skipped` });
   const etag = response.headers.get('etag');
   const lastModified = response.headers.get('last-modified');
+  const robots = robotsHeader(response.headers.get('x-robots-tag'), options.userAgent);
   return done({
     kind: 'document',
     url,
@@ -194,6 +207,8 @@ async function readDocument(url: string, redirects: string[], response: Response
     redirects,
     ...(etag === null ? {} : { etag }),
     ...(lastModified === null ? {} : { lastModified }),
+    ...(robots.noindex ? { noindex: true } : {}),
+    ...(robots.nofollow ? { nofollow: true } : {}),
   });
 }
 
