@@ -85,6 +85,27 @@ describe('extractHtml heading anchors', () => {
     expect(read('<meta name="googlebot" content="noindex">').noindex).toBeUndefined();
   });
 
+  it('gives a rustdoc item with a stability badge its own anchor, the badge as its first line, and drops Run links, notable-traits tooltips and blanket impls', () => {
+    const item = (id: string, signature: string, badge: string, doc: string) =>
+      `<details class="rustdoc-toggle method-toggle" open><summary><section id="${id}" class="method has-srclink"><span class="rightside"><a class="srclink" href="../src/map.rs.html#1">source</a></span><a href="#${id}" class="anchor"></a><h4 class="code-header">${signature}</h4></section>${badge}</summary><div class="docblock"><p>${doc}</p><div class="example-wrap"><pre class="rust rust-example-rendered"><code>map.pop_first();</code></pre><a class="test-arrow" target="_blank" href="https://play.rust-lang.org/?code=${'%23!%5Ballow(unused)%5D'.repeat(40)}">Run</a></div></div></details>`;
+    const html = page(`<div id="rustdoc-vars" data-root-path="../"></div><section id="main-content" class="content"><h1 class="fqn">Struct <a class="struct" href="#">BTreeMap</a></h1>
+      <h2 id="implementations" class="small-section-header">Implementations</h2><div id="implementations-list"><details class="implementors-toggle" open><summary><section id="impl-2" class="impl"><h3 class="code-header">impl&lt;K, V&gt; BTreeMap&lt;K, V&gt;</h3></section></summary><div class="impl-items">
+      ${item('method.first_key_value', 'pub fn first_key_value(&amp;self) -&gt; Option&lt;(&amp;K, &amp;V)&gt;<span class="notable-traits" data-ty="Option"><span class="notable-traits-tooltip">ⓘ<div class="notable-traits-tooltiptext"><span class="docblock">Notable traits for Option</span></div></span></span>', '', 'Returns the first key-value pair in the map.')}
+      ${item('method.pop_first', 'pub fn pop_first(&amp;mut self) -&gt; Option&lt;(K, V)&gt;', '<span class="item-info"><div class="stab unstable"><span class="emoji">🔬</span> This is a nightly-only experimental API.</div></span>', 'Removes and returns the first element in the map.')}
+      </div></details></div>
+      <h2 id="blanket-implementations" class="small-section-header">Blanket Implementations</h2><div id="blanket-implementations-list"><details><summary><section id="impl-Any-for-BTreeMap" class="impl"><h3 class="code-header">impl&lt;T&gt; Any for T</h3></section></summary><div class="docblock"><p>Gets the TypeId of self. Read more</p></div></details></div></section>`, '<title>BTreeMap in std::collections - Rust</title><meta name="generator" content="rustdoc">');
+    const { headings, markdown } = extractHtml(html, 'https://doc.example/std/collections/struct.BTreeMap.html');
+    expect(headings.map((heading) => [heading.anchor, heading.text])).toEqual([
+      ['main-content', 'Struct BTreeMap'],
+      ['implementations', 'Implementations'],
+      ['impl-2', 'impl<K, V> BTreeMap<K, V>'],
+      ['method.first_key_value', 'pub fn first_key_value(&self) -> Option<(&K, &V)>'],
+      ['method.pop_first', 'pub fn pop_first(&mut self) -> Option<(K, V)>'],
+    ]);
+    expect(markdown).toContain('#### pub fn pop\\_first(\\&mut self) -> Option<(K, V)>\n\n🔬 This is a nightly-only experimental API.\n\nRemoves and returns the first element in the map.');
+    expect(markdown).not.toMatch(/play\.rust-lang|Notable traits|ⓘ|Any for T|Blanket/);
+  });
+
   it('gives back the headings a list item outside any list swallowed (SQLite: <p><li>…</ul></p>), each a section at its anchor, as a real list\'s step heading is', () => {
     const html = page(`<h1>C API</h1><a name="fcntl"></a><h2>File Control Opcodes</h2>
       <p><li><a name="resetcache"></a>Purges the page cache.</ul></p>

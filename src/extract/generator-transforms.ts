@@ -6,7 +6,8 @@ import type { Element } from 'domhandler';
  * Rewrites a generator's markup into what the Markdown converter reads well: Doxygen's code
  * fragments (one `div.line` per line) become `<pre>`, its signature tables one line of code;
  * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go; gtk-doc's "Parameters" and "Returns"
- * headings become part of their function's passage.
+ * headings become part of their function's passage; rustdoc's stability badges leave the
+ * signature line.
  */
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
@@ -14,6 +15,19 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'doxygen') doxygen($, root);
   if (generator === 'latex2html') latex2html($, root);
   if (generator === 'gtk-doc') gtkDoc($, root);
+  if (generator === 'rustdoc') rustdoc($, root);
+}
+
+function rustdoc($: CheerioAPI, root: Element): void {
+  // A stability or deprecation badge ("🔬 This is a nightly-only experimental API") stands in the
+  // item's <summary> beside its signature: as Markdown it ran into the heading line, which then
+  // matched no heading, and the item was cited at its impl block. It is the first line of the
+  // item's description instead.
+  for (const badge of selectAll('summary > .item-info', root)) {
+    const summary = badge.parent as Element;
+    $(summary).after($('<div></div>').append($(badge).contents()));
+    $(badge).remove();
+  }
 }
 
 /** The parts of an entry gtk-doc heads as sections of their own: a function's, a struct's. */

@@ -107,7 +107,13 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     name: 'rustdoc',
     matches: (generator, $) => /rustdoc/i.test(generator) || has('rustdoc-search, #rustdoc-vars')($),
     main: ['section#main-content', '#main-content', 'main'],
-    chrome: ['rustdoc-search', '.out-of-band', '.rightside', 'summary.hideme', 'nav.sidebar', '.sidebar', '#copy-path', '.search-form', 'rustdoc-toolbar'],
+    // Also the playground's "Run" button (a link of the whole example, percent-encoded), the
+    // "Notable traits" tooltip inside signatures, and blanket implementations (`impl<T> Any for
+    // T`: the same on every type's page, as auto traits are).
+    chrome: [
+      'rustdoc-search', '.out-of-band', '.rightside', 'summary.hideme', 'nav.sidebar', '.sidebar', '#copy-path', '.search-form', 'rustdoc-toolbar',
+      'a.test-arrow', '.notable-traits', '.notable-traits-tooltip', '#blanket-implementations', '#blanket-implementations-list', '#synthetic-implementations', '#synthetic-implementations-list',
+    ],
   },
   {
     name: 'javadoc',

@@ -35,6 +35,11 @@ describe('createMarkdownConverter blocks', () => {
 });
 
 describe('createMarkdownConverter inline elements', () => {
+  it('keeps only the text of a link whose URL carries a whole document (a playground\'s "Run" link)', () => {
+    const code = encodeURIComponent('fn main() {\n    let mut map = BTreeMap::new();\n}\n'.repeat(12));
+    expect(convert(`<p><a href="https://play.example/?code=${code}">Run</a> and <a href="https://d.example/a.html">A</a></p>`)).toBe('Run and [A](https://d.example/a.html)');
+  });
+
   it('writes a superscript as a power, never run into the number before it (2<sup>7</sup> is 2^7, not 27)', () => {
     expect(convert('<p>From -(2<sup>7</sup>) to 2<sup>7</sup> - 1, x<sup>n+1</sup>, a note<sup><a href="#fn1">1</a></sup><sup> </sup>.</p>')).toBe('From -(2^7) to 2^7 - 1, x^(n+1), a note^[1](#fn1) .');
   });

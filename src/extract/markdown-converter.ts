@@ -166,5 +166,11 @@ function inlineCode(state: State, node: Element): MdastNodes | undefined {
 function link(state: State, node: Element): MdastNodes | MdastNodes[] {
   const href = node.properties.href;
   if (href === undefined || href === null || String(href).trim() === '' || /^\s*javascript:/i.test(String(href))) return state.all(node);
+  // A URL that carries a whole document (a playground's "Run" link holds its example, encoded)
+  // is data, not a place to send a reader: hundreds of tokens in a passage for one word of text.
+  if (String(href).length > MAX_LINK_URL) return state.all(node);
   return defaultHandlers.a(state, node);
 }
+
+/** The longest URL a link keeps: 512 characters is far past any page's address, and short of an encoded example. */
+const MAX_LINK_URL = 512;
