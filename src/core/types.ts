@@ -187,9 +187,17 @@ export function chunkUrl(chunk: Pick<Chunk, 'pageUrl' | 'anchor'>): string {
   return chunk.anchor === undefined ? chunk.pageUrl : `${chunk.pageUrl}#${encodeFragment(chunk.anchor)}`;
 }
 
-/** Percent-encodes only what a URL fragment cannot hold, so `#json.dumps` stays readable. */
+/**
+ * Percent-encodes only what a URL fragment cannot hold, so `#json.dumps` stays readable. A
+ * percent escape the id itself holds (rustdoc's `impl-Extend%3C(K%2C%20V)%3E`) stays as
+ * written: a browser looks a fragment up as written before it decodes it, and the page's own
+ * links write it so (encoded again, it would read `%253C`).
+ */
 export function encodeFragment(anchor: string): string {
-  return encodeURI(anchor).replace(/#/g, '%23');
+  return anchor
+    .split(/(%[0-9A-Fa-f]{2})/)
+    .map((part, index) => (index % 2 === 1 ? part : encodeURI(part).replace(/#/g, '%23')))
+    .join('');
 }
 
 /** What the extract stage makes of one document, before it becomes a Page. */

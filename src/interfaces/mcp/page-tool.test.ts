@@ -10,13 +10,14 @@ const chunk = (anchor: string, headingPath: string[], text: string) => ({ anchor
 const page: PageInspection = {
   url,
   title: 'operator',
-  anchors: ['g-hash-table-insert', 'g-hash-table-insert.parameters', 'operator', 'operator.__xor__', 'operator.not_', 'operator.xor'],
+  anchors: ['g-hash-table-insert', 'g-hash-table-insert.parameters', 'impl-Extend%3C(K%2C%20V)%3E', 'operator', 'operator.__xor__', 'operator.not_', 'operator.xor'],
   headings: [],
   chunks: [
     chunk('operator', ['operator'], '# operator'),
     chunk('operator.xor', ['operator', 'operator.xor(a, b); operator.__xor__(a, b)'], 'Return the bitwise exclusive or.'),
     chunk('operator.not_', ['operator', 'operator.not_(obj)'], 'Return the outcome of not obj.'),
     chunk('g-hash-table-insert', ['operator', 'g_hash_table_insert ()'], 'Inserts a new key. Parameters: key'),
+    chunk('impl-Extend%3C(K%2C%20V)%3E', ['operator', 'impl Extend<(K, V)> for HashMap'], 'Extends a collection.'),
   ],
 };
 const engine = { inspect: async (asked: string) => (asked.startsWith(url) ? page : undefined) };
@@ -29,6 +30,10 @@ describe('get_page on an anchor that marks no section of its own', () => {
 
   it('opens the section whose anchor it extends (gtk-doc’s #g-hash-table-insert.parameters)', async () => {
     expect(await read('g-hash-table-insert.parameters')).toBe('Inserts a new key. Parameters: key');
+  });
+
+  it('opens a section whose id holds percent escapes (rustdoc), as the id is written and as its search results cite it', async () => {
+    expect(await read('impl-Extend%3C(K%2C%20V)%3E')).toBe('Extends a collection.');
   });
 
   it('still names an anchor the page does not have', async () => {

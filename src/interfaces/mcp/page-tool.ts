@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { findAnchor } from '../../answer/citations/resolve-link.js';
+import { safeDecode } from '../../core/url-text.js';
 import type { Tokenizer } from '../../core/types.js';
 import type { Engine, PageInspection } from '../../engine/engine-types.js';
 import { decodeCursor, encodeCursor, type PagePosition, readWindow } from './page-reader.js';
@@ -18,7 +20,9 @@ export interface PageRequest {
 export async function readPage(engine: Pick<Engine, 'inspect'>, request: PageRequest, tokenizer: Tokenizer): Promise<{ text: string; structured: z.output<typeof getPageOutput> }> {
   const page = await engine.inspect(request.url);
   if (page === undefined) throw new Error(`${request.url} is not in the index. Use a URL that search_docs returned, or list_sources to see what the index holds.`);
-  const anchor = URL.canParse(request.url) ? decodeURIComponent(new URL(request.url).hash.slice(1)) : '';
+  const fragment = URL.canParse(request.url) ? new URL(request.url).hash.slice(1) : '';
+  // As a browser reads it: the id as written (rustdoc's `impl-Extend%3C…`), else decoded.
+  const anchor = fragment === '' ? '' : (findAnchor(new Set(page.anchors), fragment) ?? safeDecode(fragment));
   let chunks = page.chunks;
   if (anchor !== '') {
     const start = sectionStart(chunks, anchor, page.anchors);
