@@ -85,13 +85,17 @@ describe('extractHtml heading anchors', () => {
     expect(read('<meta name="googlebot" content="noindex">').noindex).toBeUndefined();
   });
 
-  it('gives a rustdoc item with a stability badge its own anchor, the badge as its first line, and drops Run links, notable-traits tooltips and blanket impls', () => {
+  it('gives a rustdoc item with a stability badge its own anchor, the badge as its first line, and drops Run links, notable-traits tooltips, blanket impls and trait summaries ("Read more")', () => {
     const item = (id: string, signature: string, badge: string, doc: string) =>
       `<details class="rustdoc-toggle method-toggle" open><summary><section id="${id}" class="method has-srclink"><span class="rightside"><a class="srclink" href="../src/map.rs.html#1">source</a></span><a href="#${id}" class="anchor"></a><h4 class="code-header">${signature}</h4></section>${badge}</summary><div class="docblock"><p>${doc}</p><div class="example-wrap"><pre class="rust rust-example-rendered"><code>map.pop_first();</code></pre><a class="test-arrow" target="_blank" href="https://play.rust-lang.org/?code=${'%23!%5Ballow(unused)%5D'.repeat(40)}">Run</a></div></div></details>`;
     const html = page(`<div id="rustdoc-vars" data-root-path="../"></div><section id="main-content" class="content"><h1 class="fqn">Struct <a class="struct" href="#">BTreeMap</a></h1>
       <h2 id="implementations" class="small-section-header">Implementations</h2><div id="implementations-list"><details class="implementors-toggle" open><summary><section id="impl-2" class="impl"><h3 class="code-header">impl&lt;K, V&gt; BTreeMap&lt;K, V&gt;</h3></section></summary><div class="impl-items">
       ${item('method.first_key_value', 'pub fn first_key_value(&amp;self) -&gt; Option&lt;(&amp;K, &amp;V)&gt;<span class="notable-traits" data-ty="Option"><span class="notable-traits-tooltip">ⓘ<div class="notable-traits-tooltiptext"><span class="docblock">Notable traits for Option</span></div></span></span>', '', 'Returns the first key-value pair in the map.')}
       ${item('method.pop_first', 'pub fn pop_first(&amp;mut self) -&gt; Option&lt;(K, V)&gt;', '<span class="item-info"><div class="stab unstable"><span class="emoji">🔬</span> This is a nightly-only experimental API.</div></span>', 'Removes and returns the first element in the map.')}
+      </div></details></div>
+      <h2 id="trait-implementations" class="small-section-header">Trait Implementations</h2><div id="trait-implementations-list"><details class="implementors-toggle" open><summary><section id="impl-Iterator" class="impl"><h3 class="code-header">impl Iterator for Iter</h3></section></summary><div class="impl-items">
+      <details class="method-toggle" open><summary><section id="method.next" class="method trait-impl"><h4 class="code-header">fn next(&amp;mut self)</h4></section></summary><div class="docblock"><p>Advances the iterator and returns the next value. <a href="../iter/trait.Iterator.html#method.next">Read more</a></p></div></details>
+      <details class="method-toggle" open><summary><section id="method.size_hint" class="method trait-impl"><h4 class="code-header">fn size_hint(&amp;self)</h4></section></summary><div class="docblock"><p>Exact: the map knows its length.</p></div></details>
       </div></details></div>
       <h2 id="blanket-implementations" class="small-section-header">Blanket Implementations</h2><div id="blanket-implementations-list"><details><summary><section id="impl-Any-for-BTreeMap" class="impl"><h3 class="code-header">impl&lt;T&gt; Any for T</h3></section></summary><div class="docblock"><p>Gets the TypeId of self. Read more</p></div></details></div></section>`, '<title>BTreeMap in std::collections - Rust</title><meta name="generator" content="rustdoc">');
     const { headings, markdown } = extractHtml(html, 'https://doc.example/std/collections/struct.BTreeMap.html');
@@ -101,9 +105,12 @@ describe('extractHtml heading anchors', () => {
       ['impl-2', 'impl<K, V> BTreeMap<K, V>'],
       ['method.first_key_value', 'pub fn first_key_value(&self) -> Option<(&K, &V)>'],
       ['method.pop_first', 'pub fn pop_first(&mut self) -> Option<(K, V)>'],
+      ['trait-implementations', 'Trait Implementations'],
+      ['impl-Iterator', 'impl Iterator for Iter'],
+      ['method.size_hint', 'fn size_hint(&self)'],
     ]);
     expect(markdown).toContain('#### pub fn pop\\_first(\\&mut self) -> Option<(K, V)>\n\n🔬 This is a nightly-only experimental API.\n\nRemoves and returns the first element in the map.');
-    expect(markdown).not.toMatch(/play\.rust-lang|Notable traits|ⓘ|Any for T|Blanket/);
+    expect(markdown).not.toMatch(/play\.rust-lang|Notable traits|ⓘ|Any for T|Blanket|Read more/);
   });
 
   it('gives back the headings a list item outside any list swallowed (SQLite: <p><li>…</ul></p>), each a section at its anchor, as a real list\'s step heading is', () => {

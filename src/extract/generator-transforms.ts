@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import { selectAll } from 'css-select';
+import { is, selectAll } from 'css-select';
 import type { Element } from 'domhandler';
 
 /**
@@ -7,7 +7,7 @@ import type { Element } from 'domhandler';
  * fragments (one `div.line` per line) become `<pre>`, its signature tables one line of code;
  * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go; gtk-doc's "Parameters" and "Returns"
  * headings become part of their function's passage; rustdoc's stability badges leave the
- * signature line.
+ * signature line, and a trait's summaries copied under each implementation go.
  */
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
@@ -27,6 +27,15 @@ function rustdoc($: CheerioAPI, root: Element): void {
     const summary = badge.parent as Element;
     $(summary).after($('<div></div>').append($(badge).contents()));
     $(badge).remove();
+  }
+  // A trait's method under a type's trait implementation, documented by the trait's summary and
+  // "Read more" (the trait's page has it whole): Iterator's seventy provided methods again on
+  // every iterator's page were half of std::collections' passages. The impl's heading stays.
+  for (const item of selectAll('details', root)) {
+    const own = (selector: string) => item.children.filter((child): child is Element => child.type === 'tag' && is(child, selector));
+    if (!own('summary').some((summary) => selectAll('section.trait-impl', summary).length > 0)) continue;
+    const last = own('.docblock').flatMap((docblock) => selectAll('a', docblock)).at(-1);
+    if (last !== undefined && /^read more$/i.test($(last).text().trim())) $(item).remove();
   }
 }
 
