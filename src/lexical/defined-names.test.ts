@@ -16,6 +16,11 @@ describe('definedNames', () => {
     expect(definedNames({ headingPath: ['dict', 'keys(); iterkeys()'], anchor: 'dict.keys' })).toEqual(['dict.keys', 'keys', 'iterkeys', 'dict.iterkeys']);
   });
 
+  it("reads rustdoc's item kind before a name (`method.entry`) as a kind, not a namespace", () => {
+    expect(definedNames({ headingPath: ['HashMap', 'pub fn entry(&mut self, key: K) -> Entry<K, V>'], anchor: 'method.entry' })).toEqual(['entry']);
+    expect(definedNames({ headingPath: ['Range', 'start: Idx'], anchor: 'structfield.start' })).toEqual(['start']);
+  });
+
   it('never splits a signature at a semicolon inside brackets (Rust arrays)', () => {
     expect(definedNames({ headingPath: ['Vec', 'fn from(arr: [T; N]) -> Vec<T>'], anchor: 'method.from' })).toEqual(definedNames({ headingPath: ['Vec', 'fn from(arr: [T, N]) -> Vec<T>'], anchor: 'method.from' }));
     expect(definedNames({ headingPath: ['Vec', 'Vec::from(arr: [T; N])'], anchor: 'vec-from' })).toEqual(['Vec::from']);

@@ -35,8 +35,11 @@ function namesOf(heading: string, anchor: string | undefined): string[] {
   const anchorNames = anchor !== undefined && IDENTIFIER.test(anchor) && (anchor === name || anchor.endsWith(`.${name}`) || anchor.endsWith(`::${name}`)) && !isTitleWord(heading, name);
   const looksLikeCode = match?.[2] !== undefined || /[.:#_]/.test(name) || anchorNames;
   if (!looksLikeCode) return [];
-  return anchorNames && anchor !== name ? [anchor as string, name] : [name];
+  return anchorNames && anchor !== name && !ITEM_KIND.test(anchor as string) ? [anchor as string, name] : [name];
 }
+
+/** rustdoc's anchors name an item's kind before its name (`method.entry`, `structfield.len`): a kind, not a namespace. */
+const ITEM_KIND = /^(?:method|tymethod|structfield|variant|associatedtype|associatedconstant|impl)\./;
 
 /**
  * A heading that is one capitalised word and nothing else ("Syntax", "Description") is a
