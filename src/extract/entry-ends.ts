@@ -27,6 +27,14 @@ export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], roo
   for (const item of placed) if (item.isEntry && item.element.name === 'dt') entryOfTerm.set(item.element, item);
   const seen = new Set<Element>();
   const resumes = new Map<number, { heading: Heading; after: Element; depth: number }[]>();
+  // The section resumes after the container, past the last heading inside it.
+  const resumeAfter = (container: Element, index: number, heading: Heading) => {
+    let last = index;
+    while (last + 1 < placed.length && isInside((placed[last + 1] as PlacedHeading).element, container)) last += 1;
+    const found = resumes.get(last) ?? [];
+    found.push({ heading: { ...heading, continues: true }, after: container, depth: depthOf(container) });
+    resumes.set(last, found);
+  };
   placed.forEach((item, index) => {
     if (!entryOfTerm.has(item.element)) return;
     const list = listOf(item.element);
@@ -36,12 +44,7 @@ export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], roo
     const next = contentAfter(list, enclosing?.scope ?? root);
     if (next === undefined || startsSection(next, entryOfTerm) || !hasBody(list)) return;
     const heading = enclosing?.entry.heading ?? lastHeadingBefore(placed, index, root);
-    if (heading === undefined) return;
-    let last = index;
-    while (last + 1 < placed.length && isInside((placed[last + 1] as PlacedHeading).element, list)) last += 1;
-    const found = resumes.get(last) ?? [];
-    found.push({ heading: { ...heading, continues: true }, after: list, depth: depthOf(list) });
-    resumes.set(last, found);
+    if (heading !== undefined) resumeAfter(list, index, heading);
   });
   // A heading inside a quoted note (mdBook's `<blockquote><h3>…</h3>…</blockquote>`) heads the
   // note only: the text after the note is the section's around it again.
@@ -53,12 +56,7 @@ export function resumeSectionsAfterEntries(placed: readonly PlacedHeading[], roo
     const next = contentAfter(box, root);
     if (next === undefined || startsSection(next, entryOfTerm)) return;
     const heading = lastHeadingBefore(placed, index, root);
-    if (heading === undefined) return;
-    let last = index;
-    while (last + 1 < placed.length && isInside((placed[last + 1] as PlacedHeading).element, box)) last += 1;
-    const found = resumes.get(last) ?? [];
-    found.push({ heading: { ...heading, continues: true }, after: box, depth: depthOf(box) });
-    resumes.set(last, found);
+    if (heading !== undefined) resumeAfter(box, index, heading);
   });
   const headings: Heading[] = [];
   placed.forEach((item, index) => {
