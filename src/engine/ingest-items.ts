@@ -62,17 +62,10 @@ export async function storeItem(item: SourceItem, store: Store, context: ItemCon
 
 /** A page that needs --render, or asks not to be indexed, is counted (one warning for the run says so); any other warning is reported as it comes. */
 function noteWarning(item: Extract<SourceItem, { kind: 'warning' }>, report: IngestReport): void {
-  if (item.needsRender === true) {
-    report.needsRender ??= { count: 0, examples: [] };
-    report.needsRender.count += 1;
-    if (report.needsRender.examples.length < MAX_RENDER_EXAMPLES) report.needsRender.examples.push(item.input);
-    logger('crawl').debug({ url: item.input }, item.message);
-    return;
-  }
-  if (item.code === 'crawl.noindex') {
-    report.noindex ??= { count: 0, examples: [] };
-    report.noindex.count += 1;
-    if (report.noindex.examples.length < MAX_RENDER_EXAMPLES) report.noindex.examples.push(item.input);
+  const counted = item.needsRender === true ? (report.needsRender ??= { count: 0, examples: [] }) : item.code === 'crawl.noindex' ? (report.noindex ??= { count: 0, examples: [] }) : undefined;
+  if (counted !== undefined) {
+    counted.count += 1;
+    if (counted.examples.length < MAX_RENDER_EXAMPLES) counted.examples.push(item.input);
     logger('crawl').debug({ url: item.input }, item.message);
     return;
   }

@@ -53,8 +53,7 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     logDiagnostics([warning]);
   }
   if (report.noindex !== undefined) {
-    const { count, examples } = report.noindex;
-    const warning = diagnostic('crawl.noindex', `${count === 1 ? '1 page asks' : `${count} pages ask`} robots not to index ${count === 1 ? 'it' : 'them'} (${examples.join(', ')}${count > examples.length ? ', …' : ''}): ${count === 1 ? 'its' : 'their'} links were followed, ${count === 1 ? 'its' : 'their'} text was not stored.`);
+    const warning = diagnostic('crawl.noindex', noindexWarning(report.noindex));
     report.warnings.push(warning.message);
     report.diagnostics.push(warning);
     logDiagnostics([warning]);
@@ -67,9 +66,19 @@ export async function ingest(input: string, options: IngestOptions, dependencies
   return report;
 }
 
-function needsRenderWarning(needsRender: NonNullable<IngestReport['needsRender']>): string {
+type CountedPages = NonNullable<IngestReport['needsRender']>;
+
+/** The examples of counted pages, with an ellipsis when there were more. */
+const examplesOf = ({ count, examples }: CountedPages): string => `${examples.join(', ')}${count > examples.length ? ', …' : ''}`;
+
+function needsRenderWarning(needsRender: CountedPages): string {
   const pages = needsRender.count === 1 ? '1 page is' : `${needsRender.count} pages are`;
-  return `${pages} empty until JavaScript runs (${needsRender.examples.join(', ')}${needsRender.count > needsRender.examples.length ? ', …' : ''}): this site builds its pages with JavaScript; run again with --render.`;
+  return `${pages} empty until JavaScript runs (${examplesOf(needsRender)}): this site builds its pages with JavaScript; run again with --render.`;
+}
+
+function noindexWarning(noindex: CountedPages): string {
+  const one = noindex.count === 1;
+  return `${one ? '1 page asks' : `${noindex.count} pages ask`} robots not to index ${one ? 'it' : 'them'} (${examplesOf(noindex)}): ${one ? 'its' : 'their'} links were followed, ${one ? 'its' : 'their'} text was not stored.`;
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */

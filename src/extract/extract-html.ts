@@ -38,7 +38,6 @@ export interface ExtractedHtml {
   generator?: string;
   /** `<meta name="robots">` asks not to index the page (`noindex`, `none`). */
   noindex?: true;
-
   /** A page whose body is only scripts and an empty root element: its content is built by JavaScript. */
   emptyShell: boolean;
   /** What was cut to keep the page safe to process (deep nesting, giant words). */

@@ -21,7 +21,7 @@ export async function readPage(engine: Pick<Engine, 'inspect'>, request: PageReq
   const page = await engine.inspect(request.url);
   if (page === undefined) throw new Error(`${request.url} is not in the index. Use a URL that search_docs returned, or list_sources to see what the index holds.`);
   const fragment = URL.canParse(request.url) ? new URL(request.url).hash.slice(1) : '';
-  // As a browser reads it: the id as written (rustdoc's `impl-Extend%3C…`), else decoded.
+  // The page's anchor the fragment names, decoded or as written (rustdoc's `impl-Extend%3C…`), as citations are checked.
   const anchor = fragment === '' ? '' : (findAnchor(new Set(page.anchors), fragment) ?? safeDecode(fragment));
   let chunks = page.chunks;
   if (anchor !== '') {
