@@ -54,8 +54,8 @@ const EXPECTED: Record<string, Expectation> = {
   latex2html: {
     title: 'Logscale',
     sections: { SECTION0302945000000000000000: 'Logscale' },
-    includes: ['See **[set xtics](https://d.example/manual/node470.html#set_xtics)**.'],
-    excludes: ['(p.', '[*]', 'Next:', 'Up:', 'Set-show'],
+    includes: ['See **[set xtics](https://d.example/manual/node470.html#set_xtics)**.', 'If base is omitted', '(fill above below)'],
+    excludes: ['(p.', '[*]', 'Next:', 'Up:', 'Set-show', '4#4', '5#5', '3#3', '4base', 'above3'],
   },
   javadoc8: {
     title: 'Class WidgetList<E>',

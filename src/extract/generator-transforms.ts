@@ -67,7 +67,21 @@ function doxygen($: CheerioAPI, root: Element): void {
   }
 }
 
+/** What LaTeX2HTML leaves of a math fragment it could not render: its number, twice ("4#4"). */
+const LOST_MATH = /^\s*(\d+)#\1\s*$/;
+
 function latex2html($: CheerioAPI, root: Element): void {
+  // Math it could not render stays as a numbered placeholder: gnuplot's "If 4#4terminal-type5#5
+  // is omitted" (the < and > of <terminal-type>) on 161 pages, which also indexed "4terminal"
+  // and "type5" instead of "terminal". Which symbol was lost cannot be known; the placeholder
+  // goes, and a space keeps apart the words it stood between ("above3#3below").
+  for (const math of selectAll('span.MATH', root)) {
+    if (!LOST_MATH.test($(math).text())) continue;
+    const before = math.prev?.type === 'text' ? math.prev.data : '';
+    const after = math.next?.type === 'text' ? math.next.data : '';
+    const between = /\w$/.test(before) && /^\w/.test(after);
+    $(math).replaceWith(between ? ' ' : '');
+  }
   // "See **set xtics (p. [*])**": the page number never made it, only a link around a crossref
   // image (removed as chrome). The link goes onto the name it refers to: "See **[set xtics](…)**".
   for (const link of selectAll('a[href]', root)) {
