@@ -155,6 +155,27 @@ This file describes commands that delete or change text.
     expect(markdown).toContain('["x]X');
   });
 
+  it('anchors a preformatted line that names a command abbreviated and in full at the full name, and any other line at its first target (Vim\'s *:vim* *:vimgrep*)', () => {
+    const target = (name: string) => `*<a name="${name}"></a><b>${name}</b>*`;
+    const html = page(`<h1>Vim documentation: quickfix</h1><pre>
+					${target(':vim')} ${target(':vimgrep')} ${target('E682')}
+:vim[grep][!] /{pattern}/ {file} ...
+					${target(':s')} ${target(':su')} ${target(':substitute')}
+:s[ubstitute]		Substitute.
+			Replace matches of a pattern.
+4. Initialization	${target('initialization')} ${target('startup')}
+At startup, Vim reads the vimrc.
+					${target('Job')} ${target('Jobs')}
+A job is a process.
+					${target('ref')} ${target('ref-manual')}
+The reference manual.
+</pre>`);
+    const { headings } = extractHtml(html, 'https://d.example/quickfix.html');
+    // Not a fuller name: another word (startup), a plural (Jobs), a name with more than letters added (ref-manual).
+    expect(headings.map(({ anchor }) => anchor)).toEqual([undefined, ':vimgrep', ':substitute', 'initialization', 'Job', 'ref']);
+    expect(headings[1]?.text).toBe('*:vim* *:vimgrep* *E682*');
+  });
+
   it('heads a preformatted document\'s sections one level below the page\'s own heading before it, however many such documents follow each other', () => {
     const target = (name: string) => `*<a name="${name}"></a><b>${name}</b>*`;
     const html = page(`<h1>Doc</h1><h3>Sub</h3><pre>A ${target('a1')}\nx\nB ${target('b1')}\ny</pre><pre>C ${target('c1')}\nz\nD ${target('d1')}\nw</pre><h4>Four</h4><pre>E ${target('e1')}\nv\nF ${target('f1')}\nu</pre>`);
