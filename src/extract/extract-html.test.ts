@@ -85,6 +85,17 @@ describe('extractHtml heading anchors', () => {
     expect(read('<meta name="googlebot" content="noindex">').noindex).toBeUndefined();
   });
 
+  it('keeps the parts of a rustdoc item\'s doc ("Examples", "Panics") in the item\'s passage, and the page\'s own description\'s sections as sections', () => {
+    const html = page(`<div id="rustdoc-vars" data-root-path="../"></div><section id="main-content" class="content"><h1 class="fqn">Struct <a class="struct" href="#">BTreeMap</a></h1>
+      <details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>An ordered map.</p><h2 id="examples"><a href="#examples">Examples</a></h2><pre><code>let map = BTreeMap::new();</code></pre></div></details>
+      <h2 id="implementations" class="small-section-header">Implementations</h2><div id="implementations-list"><details class="toggle implementors-toggle" open><summary><section id="impl-2" class="impl"><h3 class="code-header">impl&lt;K, V&gt; BTreeMap&lt;K, V&gt;</h3></section></summary><div class="impl-items">
+      <details class="toggle method-toggle" open><summary><section id="method.range" class="method"><h4 class="code-header">pub fn range(&amp;self, range: R) -&gt; Range&lt;'_, K, V&gt;</h4></section></summary><div class="docblock"><p>Constructs a double-ended iterator over a sub-range of elements in the map.</p><h5 id="panics"><a href="#panics">Panics</a></h5><p>Panics if range start &gt; end.</p><h5 id="examples-20"><a href="#examples-20">Examples</a></h5><pre><code>for (key, value) in map.range(4..) {}</code></pre></div></details>
+      </div></details></div></section>`, '<title>BTreeMap in std::collections - Rust</title><meta name="generator" content="rustdoc">');
+    const { headings, markdown } = extractHtml(html, 'https://doc.example/std/collections/struct.BTreeMap.html');
+    expect(headings.map((heading) => heading.anchor)).toEqual(['main-content', 'examples', 'implementations', 'impl-2', 'method.range']);
+    expect(markdown).toMatch(/#### pub fn range[^\n]*\n\nConstructs a double-ended iterator[^\n]*\n\nPanics:\n\nPanics if range start > end\.\n\nExamples:\n\n```[^\n]*\nfor \(key, value\) in map\.range\(4\.\.\) \{\}/);
+  });
+
   it('gives a rustdoc item with a stability badge its own anchor, the badge as its first line, and drops Run links, notable-traits tooltips, blanket impls and trait summaries ("Read more")', () => {
     const item = (id: string, signature: string, badge: string, doc: string) =>
       `<details class="rustdoc-toggle method-toggle" open><summary><section id="${id}" class="method has-srclink"><span class="rightside"><a class="srclink" href="../src/map.rs.html#1">source</a></span><a href="#${id}" class="anchor"></a><h4 class="code-header">${signature}</h4></section>${badge}</summary><div class="docblock"><p>${doc}</p><div class="example-wrap"><pre class="rust rust-example-rendered"><code>map.pop_first();</code></pre><a class="test-arrow" target="_blank" href="https://play.rust-lang.org/?code=${'%23!%5Ballow(unused)%5D'.repeat(40)}">Run</a></div></div></details>`;

@@ -7,7 +7,8 @@ import type { Element } from 'domhandler';
  * fragments (one `div.line` per line) become `<pre>`, its signature tables one line of code;
  * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go; gtk-doc's "Parameters" and "Returns"
  * headings become part of their function's passage; rustdoc's stability badges leave the
- * signature line, and a trait's summaries copied under each implementation go.
+ * signature line, a trait's summaries copied under each implementation go, and the parts of an
+ * item's doc ("Examples", "Panics") stay in its passage.
  */
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
@@ -37,6 +38,21 @@ function rustdoc($: CheerioAPI, root: Element): void {
     const last = own('.docblock').flatMap((docblock) => selectAll('a', docblock)).at(-1);
     if (last !== undefined && /^read more$/i.test($(last).text().trim())) $(item).remove();
   }
+  // An item's doc comment heads its parts ("# Examples", "# Panics", "# Errors"): as sections
+  // (`#examples-20`) they took the item's examples away from it, and "BTreeMap range" was cited
+  // at an Examples heading that says nothing of range, the method one place below. They are
+  // parts of the item's passage; the page's own description (the top doc) keeps its sections.
+  for (const heading of selectAll('details .docblock :is(h1, h2, h3, h4, h5, h6)', root)) {
+    const item = closestDetails(heading);
+    if (item === undefined || /\btop-doc\b/.test(item.attribs['class'] ?? '')) continue;
+    // Plain text: a bold line would be read as an entry's heading again.
+    $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+  }
+}
+
+function closestDetails(element: Element): Element | undefined {
+  for (let node = element.parent; node !== null; node = node.parent) if (node.type === 'tag' && node.name === 'details') return node;
+  return undefined;
 }
 
 /** The parts of an entry gtk-doc heads as sections of their own: a function's, a struct's. */
