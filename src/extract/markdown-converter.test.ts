@@ -40,6 +40,10 @@ describe('createMarkdownConverter inline elements', () => {
     expect(convert(`<p><a href="https://play.example/?code=${code}">Run</a> and <a href="https://d.example/a.html">A</a></p>`)).toBe('Run and [A](https://d.example/a.html)');
   });
 
+  it('drops a word-break opportunity (<wbr>) instead of leaving a zero-width space inside a name', () => {
+    expect(convert('<p><a href="https://d.example/S.html#abbreviate(java.lang.String,int)">abbreviate</a><wbr>(String str, int maxWidth), Pair&lt;L,<wbr>R&gt;</p>')).toBe('[abbreviate](https://d.example/S.html#abbreviate\\(java.lang.String,int\\))(String str, int maxWidth), Pair\\<L,R>');
+  });
+
   it('writes a superscript as a power, never run into the number before it (2<sup>7</sup> is 2^7, not 27)', () => {
     expect(convert('<p>From -(2<sup>7</sup>) to 2<sup>7</sup> - 1, x<sup>n+1</sup>, a note<sup><a href="#fn1">1</a></sup><sup> </sup>.</p>')).toBe('From -(2^7) to 2^7 - 1, x^(n+1), a note^[1](#fn1) .');
   });

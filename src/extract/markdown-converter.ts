@@ -51,6 +51,9 @@ export function createMarkdownConverter(): MarkdownConverter {
     del: phrasing,
     s: phrasing,
     strike: phrasing,
+    // A place a long name may wrap (Javadoc 17's `abbreviate(<wbr>String`), not a character: as
+    // the zero-width space hast-util-to-mdast makes of it, it hid inside names and signatures.
+    wbr: () => undefined,
   };
   let page: Root = { type: 'root', children: [] };
   handlers[PAGE_PLACEHOLDER] = (state) => {
