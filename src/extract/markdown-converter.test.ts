@@ -57,6 +57,10 @@ describe('createMarkdownConverter inline elements', () => {
     expect(convert('<p><a href="">empty</a>, <a href="javascript:void(0)">script</a></p>')).toBe('empty, script');
   });
 
+  it('turns no-break spaces in inline code into spaces, as in code blocks', () => {
+    expect(convert('<p><code>T&nbsp;object,&nbsp;int&nbsp;n</code></p>')).toBe('`T object, int n`');
+  });
+
   it('turns inline code of only spaces into a space and drops empty inline code', () => {
     expect(convert('<p>a<code> </code>b<code></code>c</p>')).toBe('a bc');
   });

@@ -161,6 +161,8 @@ function imageAlt(_state: State, node: Element): Text | undefined {
 /** Inline code of nothing but spaces (gnuplot's table of `<code> </code>` cells) is a space. */
 function inlineCode(state: State, node: Element): MdastNodes | undefined {
   const result = defaultHandlers.code(state, node);
+  // Code is copied: a no-break space between a type and its name (Javadoc's `T&nbsp;object`) is a space.
+  result.value = result.value.replace(/\u00a0/g, ' ');
   if (result.value.trim() !== '') return result;
   return result.value === '' ? undefined : { type: 'text', value: ' ' };
 }
