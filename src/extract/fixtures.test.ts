@@ -57,6 +57,28 @@ const EXPECTED: Record<string, Expectation> = {
     includes: ['See **[set xtics](https://d.example/manual/node470.html#set_xtics)**.', 'If base is omitted', '(fill above below)'],
     excludes: ['(p.', '[*]', 'Next:', 'Up:', 'Set-show', '4#4', '5#5', '3#3', '4base', 'above3'],
   },
+  qdoc: {
+    title: 'QCalendar Class',
+    sections: {
+      details: 'Detailed Description',
+      'Option-enum': 'enum QCalendar::Option; flags QCalendar::Options',
+      'dateFromParts-1': 'QDate QCalendar::dateFromParts(const QCalendar::YearMonthDay &parts) const; QDate QCalendar::dateFromParts(int year, int month, int day) const',
+      isLeapYear: 'bool QCalendar::isLeapYear(int year) const',
+    },
+    includes: ['Converts a year, month, and day to a [QDate](https://d.example/manual/qdate.html).'],
+    excludes: ['Reference Documentation', 'C++ Classes', 'Contents', 'Public Functions', 'Qt Company', '©'],
+  },
+  javadoc17: {
+    title: 'Class Pair<L,R>',
+    sections: { 'method-summary': 'Method Summary', 'defaultIfNull(T,T)': 'defaultIfNull', 'getLeft()': 'getLeft' },
+    includes: [
+      'Type Parameters:\n\n`L` - the left element type',
+      '| Modifier and Type | Method | Description |',
+      '| `static <T> T` | `defaultIfNull(T object, T defaultValue)` | Returns a default value if the object passed is null. |',
+      'Parameters:\n\n`object` - the object to test',
+    ],
+    excludes: ['## Type Parameters', '### Modifier and Type', 'All Methods', 'Static Methods', 'Copyright', '\u200b'],
+  },
   javadoc8: {
     title: 'Class WidgetList<E>',
     sections: { 'add-E-': 'add', 'clear--': 'clear' },

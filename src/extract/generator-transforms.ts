@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { is, selectAll } from 'css-select';
 import type { Element } from 'domhandler';
+import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 
 /**
  * Rewrites a generator's markup into what the Markdown converter reads well: Doxygen's code
@@ -17,6 +18,69 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'latex2html') latex2html($, root);
   if (generator === 'gtk-doc') gtkDoc($, root);
   if (generator === 'rustdoc') rustdoc($, root);
+  if (generator === 'javadoc') javadoc($, root);
+  if (generator === 'qdoc') qdoc($, root);
+}
+
+function qdoc($: CheerioAPI, root: Element): void {
+  // Overloads documented together: a <div class="fngroup"> of <h3>s, one description after it.
+  // As headings, every signature but the last was an empty section, its text in no passage. They
+  // are one heading, anchored at the first, listing every signature (as Sphinx's grouped <dt>s).
+  for (const group of selectAll('div.fngroup', root)) {
+    const [first, ...others] = group.children.filter((child): child is Element => child.type === 'tag' && /^h[1-6]$/.test(child.name));
+    if (first === undefined) continue;
+    for (const other of others) {
+      $(first).append(SIGNATURE_SEPARATOR).append($(other).contents());
+      $(other).remove();
+    }
+    $(group).replaceWith(first);
+  }
+  // "enum Qt::AlignmentFlag<br/>flags Qt::Alignment": two declarations on one heading.
+  for (const lineBreak of selectAll('h3 br', root)) $(lineBreak).replaceWith(SIGNATURE_SEPARATOR);
+}
+
+/** Javadoc 9+'s summary tables are a grid of `<div>`s, as many columns as the class says. */
+const SUMMARY_COLUMNS: Record<string, number> = { 'two-column-summary': 2, 'three-column-summary': 3, 'four-column-summary': 4 };
+
+function javadoc($: CheerioAPI, root: Element): void {
+  // A summary (fields, constructors, methods) is a CSS grid of divs: as Markdown each cell was
+  // a paragraph of its own and the first header cell ("Modifier and Type") a heading anchored
+  // at the tab panel. It is the table it shows, one row per member.
+  for (const grid of selectAll('div.summary-table', root)) {
+    const columns = Object.entries(SUMMARY_COLUMNS).find(([name]) => $(grid).hasClass(name))?.[1];
+    if (columns === undefined) continue;
+    const cells = grid.children.filter((child): child is Element => child.type === 'tag');
+    const header = cells.filter((cell) => $(cell).hasClass('table-header'));
+    const body = cells.filter((cell) => !$(cell).hasClass('table-header'));
+    if (header.length !== columns || body.length % columns !== 0) continue;
+    const table = $('<table></table>');
+    const row = (group: Element[], tag: 'th' | 'td') => {
+      const tr = $('<tr></tr>');
+      for (const cell of group) tr.append($(`<${tag}></${tag}>`).append($(cell).contents()));
+      return tr;
+    };
+    table.append($('<thead></thead>').append(row(header, 'th')));
+    const rows = $('<tbody></tbody>');
+    for (let index = 0; index < body.length; index += columns) rows.append(row(body.slice(index, index + columns), 'td'));
+    table.append(rows);
+    $(grid).replaceWith(table);
+  }
+  // The tabs above a summary ("All Methods", "Static Methods") are buttons of the page's script.
+  $(selectAll('div.table-tabs', root)).remove();
+  // "Type Parameters:", "Parameters:", "Returns:" label a note; a class's description starts
+  // with them, and as entry terms the first became the description's heading ("## Type
+  // Parameters:", anchored at #class-description) and the class title was repeated after it.
+  for (const term of selectAll('dl.notes > dt', root)) $(term).replaceWith($('<p></p>').append($(term).contents()));
+  // A generic member's <section id="defaultIfNull(T,T)"> holds an <h3> with the erased id of
+  // older Javadoc (`defaultIfNull(java.lang.Object,java.lang.Object)`), kept for old links; the
+  // index, the search and every other link use the section's, so the member is cited there.
+  for (const heading of selectAll('section.detail[id] > h3[id]', root)) {
+    if (heading.parent !== null && heading.parent.type === 'tag' && firstTag(heading.parent) === heading) delete heading.attribs['id'];
+  }
+}
+
+function firstTag(parent: Element): Element | undefined {
+  return parent.children.find((child): child is Element => child.type === 'tag');
 }
 
 function rustdoc($: CheerioAPI, root: Element): void {

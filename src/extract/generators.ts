@@ -119,7 +119,8 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     name: 'javadoc',
     matches: (generator, $) => /javadoc/i.test(generator) || has('.topNav, .top-nav, .contentContainer, .flex-content')($),
     main: ['main[role=main]', 'main', 'body'],
-    chrome: ['.top-nav', '.sub-nav', '.bottom-nav', '.topNav', '.subNav', '.bottomNav', '.legalCopy', '.skipNav', '.nav-padding', '#navbar-top', '.flex-header', 'footer'],
+    // Also a source page's line numbers (`<span class="source-line-no">041</span>public …`).
+    chrome: ['.top-nav', '.sub-nav', '.bottom-nav', '.topNav', '.subNav', '.bottomNav', '.legalCopy', '.skipNav', '.nav-padding', '#navbar-top', '.flex-header', 'footer', '.source-line-no', '.sourceLineNo'],
     title: ['.header > .title', 'h1.title', 'h2.title'],
   },
   {
@@ -135,6 +136,14 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     matches: (generator) => /docbook/i.test(generator),
     main: ['body'],
     chrome: ['.navheader', '.navfooter'],
+  },
+  {
+    // Qt's qdoc: no generator tag; its header (#qtdocheader) holds the breadcrumb and version.
+    name: 'qdoc',
+    matches: (_generator, $) => has('#qtdocheader')($),
+    main: ['div.mainContent', 'body'],
+    // Its header is never closed (the whole page sits inside it): only its breadcrumb goes.
+    chrome: ['.navigationbar', 'div.sidebar', 'div.footer', 'p.naviNextPrevious'],
   },
   {
     name: 'latex2html',
