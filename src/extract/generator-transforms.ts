@@ -20,6 +20,37 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'rustdoc') rustdoc($, root);
   if (generator === 'javadoc') javadoc($, root);
   if (generator === 'qdoc') qdoc($, root);
+  if (generator === 'haddock') haddock($, root);
+}
+
+function haddock($: CheerioAPI, root: Element): void {
+  // A type's instances (a class's instances), each with its methods' signatures again: 83% of
+  // a module page's text, under an "Instances" heading that took the declarations after it as
+  // its subsections. The instance heads stay, a table of the declaration's passage.
+  $(selectAll('div.subs.instances td details, div.subs.instances summary', root)).remove();
+  for (const row of selectAll('div.subs.instances tr', root)) if ($(row).text().trim() === '') $(row).remove();
+  for (const heading of selectAll('div.subs.instances > h4', root)) $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+  // Every type in an instance head links to its page: three URLs to a line of text.
+  for (const link of selectAll('div.subs.instances a', root)) $(link).replaceWith($(link).text());
+  // A declaration is a <p class="src"> holding its anchored name (<a id="v:decode" class="def">),
+  // then its doc: no heading, so one without a doc (137 of aeson's 441) ran into the one before,
+  // and the rest hung under whatever heading came last. Each is a heading below the page's
+  // groups (h1-h4); a class's methods one below it.
+  // One with nothing but its signature shows it again, as code, so that its section has a passage.
+  for (const declaration of selectAll('div.top > p.src', root)) {
+    const top = declaration.parent as Element;
+    if (top.children.find((child) => child.type === 'tag') !== declaration) continue;
+    const alone = top.children.every((child) => child === declaration || (child.type === 'text' && child.data.trim() === ''));
+    if (alone) $(declaration).after($('<pre></pre>').text($(declaration).text().trim()));
+    rename($, declaration, 'h5');
+  }
+  for (const method of selectAll('div.top div.subs.methods > p.src', root)) rename($, method, 'h6');
+  // A group's heading sits inside a link to itself (<a href="#g:1" id="g:1"><h1>): its target, not a link.
+  for (const link of selectAll('a[href^="#g:"][id^="g:"]', root)) delete link.attribs['href'];
+}
+
+function rename($: CheerioAPI, element: Element, name: string): void {
+  $(element).replaceWith($(`<${name}></${name}>`).append($(element).contents()));
 }
 
 function qdoc($: CheerioAPI, root: Element): void {

@@ -138,6 +138,16 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     chrome: ['.navheader', '.navfooter'],
   },
   {
+    // Haddock (Hackage): no generator tag; a module page has #module-header, every page #package-header.
+    name: 'haddock',
+    matches: (_generator, $) => has('#package-header, #module-header')($) && has('#content')($),
+    main: ['#content', 'body'],
+    // The synopsis repeats every signature (hidden until opened), the table of contents every
+    // heading; each declaration's "Source" link and "#" self-link are not text.
+    chrome: ['#package-header', '#synopsis', '#table-of-contents', '#footer', 'a.selflink', '.src a.link', '#module-header table.info'],
+    title: ['#module-header p.caption'],
+  },
+  {
     // Qt's qdoc: no generator tag; its header (#qtdocheader) holds the breadcrumb and version.
     name: 'qdoc',
     matches: (_generator, $) => has('#qtdocheader')($),
@@ -192,6 +202,7 @@ export const GENERIC_CHROME = [
   'nav', 'aside', 'footer', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[role=complementary]',
   '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs', '.skip-link', '.skip-to-content', '.edit-this-page', '.prev-next', '.table-of-contents',
   '#column2', '#toc-picker', '#gtoc', // Node.js API docs (#column2 is the nav, #column1 the content)
+  'span.annottext', // the hidden type tooltips of Haddock's hyperlinked source (no profile: those pages are bare <pre>s)
 ];
 
 /** Main-content candidates for a page of no known generator, best first. */
