@@ -52,6 +52,13 @@ describe('binaryContentReason', () => {
     expect(binaryContentReason(noNul)).toMatch(/20% of its first bytes are control characters/);
   });
 
+  it('calls an HTML page with a stray NUL text, and a NUL-laden file that merely starts with "<" binary', () => {
+    const page = Buffer.concat([Buffer.from('<!DOCTYPE HTML>\n<html><body><p>The NUL character <code>'), Buffer.from([0]), Buffer.from(`</code>.</p>${'<p>text</p>'.repeat(50)}</body></html>`)]);
+    expect(binaryContentReason(page)).toBeUndefined();
+    expect(binaryContentReason(Buffer.concat([Buffer.from('<\x01\x02'), Buffer.alloc(64)]))).toMatch(/NUL bytes/);
+    expect(binaryContentReason(Buffer.concat([Buffer.from('<html>'), Buffer.alloc(2000)]))).toMatch(/control characters/);
+  });
+
   it('calls text in any charset text, including UTF-16 with its byte-order mark and a stray escape sequence', () => {
     expect(binaryContentReason(Buffer.from('# Title\n\nSome *Markdown*\twith a tab.\r\n'))).toBeUndefined();
     expect(binaryContentReason(iconv.encode('Создание индекса', 'windows-1251'))).toBeUndefined();

@@ -52,6 +52,9 @@ function bomEncoding(buffer: Buffer): string | undefined {
   return undefined;
 }
 
+/** How an HTML or XML document opens (after a UTF-8 byte-order mark and white space). */
+const MARKUP_START = /^(?:\xef\xbb\xbf)?\s*<(?:!doctype\s|html[\s>]|\?xml\s|!--)/i;
+
 /**
  * Why these bytes are not a text document (an image or archive served as text/html, random
  * bytes, a binary file named `.md`), or undefined for text. The rule is the "binary data
@@ -63,9 +66,13 @@ function bomEncoding(buffer: Buffer): string | undefined {
 export function binaryContentReason(bytes: Uint8Array): string | undefined {
   const sample = bytes.subarray(0, SNIFF_BYTES);
   if ((sample[0] === 0xff && sample[1] === 0xfe) || (sample[0] === 0xfe && sample[1] === 0xff)) return undefined;
+  // A document that opens as HTML or XML is markup: a stray NUL in it (Commons Lang's Javadoc
+  // shows the NUL character in a <code>) is one control byte among its text, which the HTML
+  // parser drops, not the mark of an image or an archive.
+  const markup = MARKUP_START.test(Buffer.from(sample.subarray(0, 64)).toString('latin1'));
   let control = 0;
   for (const byte of sample) {
-    if (byte === 0) return 'it holds NUL bytes, so it is binary data, not text';
+    if (byte === 0 && !markup) return 'it holds NUL bytes, so it is binary data, not text';
     if (byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f)) control += 1;
   }
   if (sample.length > 0 && control / sample.length > MAX_CONTROL_SHARE) {
