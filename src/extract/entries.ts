@@ -63,7 +63,7 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
 }
 
 /** An element's text with a space where a `<br>` separates two terms (`WORK<br>TRANSACTION`). */
-function textWithBreaks($: CheerioAPI, element: Element): string {
+export function textWithBreaks($: CheerioAPI, element: Element): string {
   const breaks = selectAll('br', element);
   if (breaks.length === 0) return $(element).text();
   const copy = $(element).clone();

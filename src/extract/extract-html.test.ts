@@ -85,6 +85,11 @@ describe('extractHtml heading anchors', () => {
     expect(read('<meta name="googlebot" content="noindex">').noindex).toBeUndefined();
   });
 
+  it('reads a line break in a generator\'s title element as a space (Javadoc\'s "Uses of Class<br>org.widget.Pair")', () => {
+    const html = page(`<div class="header"><h1 title="Uses of Class org.widget.Pair" class="title">Uses of Class<br>org.widget.Pair</h1></div><main role="main"><section class="class-uses"><h2>Uses of Pair in org.widget</h2><p>Methods that return Pair.</p></section></main>`, '<title>Uses of Class org.widget.Pair</title><meta name="generator" content="javadoc/ClassUseWriter">');
+    expect(extractHtml(html, 'https://d.example/class-use/Pair.html').title).toBe('Uses of Class org.widget.Pair');
+  });
+
   it('keeps the parts of a rustdoc item\'s doc ("Examples", "Panics") in the item\'s passage, and the page\'s own description\'s sections as sections', () => {
     const html = page(`<div id="rustdoc-vars" data-root-path="../"></div><section id="main-content" class="content"><h1 class="fqn">Struct <a class="struct" href="#">BTreeMap</a></h1>
       <details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>An ordered map.</p><h2 id="examples"><a href="#examples">Examples</a></h2><pre><code>let map = BTreeMap::new();</code></pre></div></details>

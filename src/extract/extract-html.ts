@@ -5,7 +5,7 @@ import type { AnyNode, Document, Element } from 'domhandler';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText, removeInnerChrome } from './chrome.js';
 import { domToHast } from './dom-to-hast.js';
-import { markSections } from './entries.js';
+import { markSections, textWithBreaks } from './entries.js';
 import { applyGeneratorTransforms } from './generator-transforms.js';
 import { hoistHeadingsFromOrphanItems } from './orphan-items.js';
 import { sectionPreformattedTargets } from './preformatted-sections.js';
@@ -128,7 +128,9 @@ function firstHeading(headings: readonly Heading[]): { firstH1?: string; h1Count
 
 function firstText($: CheerioAPI, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    const text = cleanHeadingText($(selector).first().text());
+    // A line break in a title parts words ("Uses of Class<br>org.widget.Pair").
+    const element = $(selector).first().get(0);
+    const text = element?.type === 'tag' ? cleanHeadingText(textWithBreaks($, element)) : '';
     if (text !== '') return text;
   }
   return undefined;
