@@ -6,10 +6,11 @@ import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 /**
  * Rewrites a generator's markup into what the Markdown converter reads well: Doxygen's code
  * fragments (one `div.line` per line) become `<pre>`, its signature tables one line of code;
- * LaTeX2HTML's empty "(p. [*])" cross-reference stubs go; gtk-doc's "Parameters" and "Returns"
- * headings become part of their function's passage; rustdoc's stability badges leave the
- * signature line, a trait's summaries copied under each implementation go, and the parts of an
- * item's doc ("Examples", "Panics") stay in its passage.
+ * LaTeX2HTML's empty "(p. [*])" cross-reference stubs and lost math go; gtk-doc's "Parameters"
+ * and "Returns" headings become part of their function's passage; rustdoc's stability badges
+ * leave the signature line, a trait's summaries copied under each implementation go, and the
+ * parts of an item's doc ("Examples", "Panics") stay in its passage; Javadoc 17's summary grids
+ * become tables; qdoc's grouped overloads one heading; Haddock's declarations headings.
  */
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
