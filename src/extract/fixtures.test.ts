@@ -54,7 +54,7 @@ const EXPECTED: Record<string, Expectation> = {
   latex2html: {
     title: 'Logscale',
     sections: { SECTION0302945000000000000000: 'Logscale' },
-    includes: ['See **[set xtics](https://d.example/manual/node470.html#set_xtics)**.', 'If base is omitted', '(fill above below)'],
+    includes: ['See **[set xtics](https://d.example/manual/node470.html#set_xtics)**.', 'If base is omitted', '(fill above below, **steps** above)'],
     excludes: ['(p.', '[*]', 'Next:', 'Up:', 'Set-show', '4#4', '5#5', '3#3', '4base', 'above3'],
   },
   haddock: {
@@ -62,12 +62,13 @@ const EXPECTED: Record<string, Expectation> = {
     sections: {
       't:FromWidget': 'class FromWidget a where',
       'v:fromWidget': 'fromWidget :: Widget -> Maybe a',
+      'v:fromWidgetList': 'fromWidgetList :: Widget -> Maybe [a]',
       'v:decode': 'decode :: ByteString -> Maybe Widget',
       'v:decodeStrict': 'decodeStrict :: ByteString -> Maybe Widget',
       'v:encode': 'encode :: Widget -> ByteString',
     },
-    includes: ['Instances:\n\nFromWidget Int', 'Efficiently deserialize a widget from a lazy `ByteString`.', '##### decodeStrict :: ByteString -> Maybe Widget\n\n```\ndecodeStrict :: ByteString -> Maybe Widget\n```', '# Decoding\n'],
-    excludes: ['Synopsis', 'Safe Haskell', 'Produced by', 'Instance details', 'Defined in', 'Source', 'Maybe Int', '#### Instances', 'widget-1.2.0'],
+    includes: ['Instances:\n\nFromWidget Int\n\n##### decode', 'Efficiently deserialize a widget from a lazy `ByteString`.\n\nExamples:\n\n```', '##### decodeStrict :: ByteString -> Maybe Widget\n\n```\ndecodeStrict :: ByteString -> Maybe Widget\n```', '# Decoding\n'],
+    excludes: ['Synopsis', 'Safe Haskell', 'Produced by', 'Instance details', 'Defined in', 'Source', 'Maybe Int', '#### Instances', 'widget-1.2.0', '#### Examples'],
   },
   qdoc: {
     title: 'QCalendar Class',

@@ -28,7 +28,7 @@ function haddock($: CheerioAPI, root: Element): void {
   // A type's instances (a class's instances), each with its methods' signatures again: 83% of
   // a module page's text, under an "Instances" heading that took the declarations after it as
   // its subsections. The instance heads stay, a table of the declaration's passage.
-  $(selectAll('div.subs.instances td details, div.subs.instances summary', root)).remove();
+  $(selectAll('div.subs.instances td details, div.subs.instances summary, div.subs.instances td.doc.empty', root)).remove();
   for (const row of selectAll('div.subs.instances tr', root)) if ($(row).text().trim() === '') $(row).remove();
   for (const heading of selectAll('div.subs.instances > h4', root)) $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
   // Every type in an instance head links to its page: three URLs to a line of text.
@@ -37,7 +37,10 @@ function haddock($: CheerioAPI, root: Element): void {
   // then its doc: no heading, so one without a doc (137 of aeson's 441) ran into the one before,
   // and the rest hung under whatever heading came last. Each is a heading below the page's
   // groups (h1-h4); a class's methods one below it.
-  // One with nothing but its signature shows it again, as code, so that its section has a passage.
+  // One with no doc shows its signature again, as code, so that its section has a passage.
+  // Headings a doc writes (`==== __Examples__`, an <h4>) are lines of its passage: as headings
+  // they outranked the declarations and took every one after them as subsections.
+  for (const heading of selectAll('div.top div.doc :is(h1, h2, h3, h4, h5, h6)', root)) $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
   for (const declaration of selectAll('div.top > p.src', root)) {
     const top = declaration.parent as Element;
     if (top.children.find((child) => child.type === 'tag') !== declaration) continue;
@@ -45,7 +48,12 @@ function haddock($: CheerioAPI, root: Element): void {
     if (alone) $(declaration).after($('<pre></pre>').text($(declaration).text().trim()));
     rename($, declaration, 'h5');
   }
-  for (const method of selectAll('div.top div.subs.methods > p.src', root)) rename($, method, 'h6');
+  for (const method of selectAll('div.top div.subs.methods > p.src', root)) {
+    const next = method.next?.type === 'text' && method.next.data.trim() === '' ? method.next.next : method.next;
+    const documented = next !== null && next !== undefined && next.type === 'tag' && $(next).hasClass('doc');
+    if (!documented) $(method).after($('<pre></pre>').text($(method).text().trim()));
+    rename($, method, 'h6');
+  }
   // A group's heading sits inside a link to itself (<a href="#g:1" id="g:1"><h1>): its target, not a link.
   for (const link of selectAll('a[href^="#g:"][id^="g:"]', root)) delete link.attribs['href'];
 }
@@ -65,7 +73,8 @@ function qdoc($: CheerioAPI, root: Element): void {
       $(first).append(SIGNATURE_SEPARATOR).append($(other).contents());
       $(other).remove();
     }
-    $(group).replaceWith(first);
+    // The group's other content, if a generator ever puts any there, stays where it was.
+    $(group).replaceWith($(group).contents());
   }
   // "enum Qt::AlignmentFlag<br/>flags Qt::Alignment": two declarations on one heading.
   for (const lineBreak of selectAll('h3 br', root)) $(lineBreak).replaceWith(SIGNATURE_SEPARATOR);
@@ -189,8 +198,8 @@ function latex2html($: CheerioAPI, root: Element): void {
   // goes, and a space keeps apart the words it stood between ("above3#3below").
   for (const math of selectAll('span.MATH', root)) {
     if (!LOST_MATH.test($(math).text())) continue;
-    const before = math.prev?.type === 'text' ? math.prev.data : '';
-    const after = math.next?.type === 'text' ? math.next.data : '';
+    const before = math.prev === null ? '' : $(math.prev).text();
+    const after = math.next === null ? '' : $(math.next).text();
     const between = /\w$/.test(before) && /^\w/.test(after);
     $(math).replaceWith(between ? ' ' : '');
   }

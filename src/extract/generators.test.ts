@@ -13,6 +13,16 @@ function expectClean(markdown: string) {
 }
 
 describe('extraction per documentation generator', () => {
+  it('Haddock\'s profile claims no page another generator tags, whatever its ids', () => {
+    const body = `<div id="package-header"><ul class="links"><li><a href="index.html">Contents</a></li></ul></div><div id="content"><div id="interface"><div class="top"><p class="src">A paragraph</p><div class="doc"><p>Text.</p></div></div></div></div>`;
+    const tagged = extractHtml(`<html><head><meta name="generator" content="Hugo 0.110"></head><body>${body}</body></html>`, 'https://d.example/a.html');
+    const haddock = extractHtml(`<html><head></head><body>${body}</body></html>`, 'https://d.example/a.html');
+    // Haddock's transform makes a declaration a heading below the page's groups (h5); a Hugo page is read as Hugo's.
+    expect(haddock.headings.find((heading) => heading.text === 'A paragraph')?.level).toBe(5);
+    expect(tagged.headings.find((heading) => heading.text === 'A paragraph')?.level).not.toBe(5);
+  });
+
+
   it('Docusaurus: content in .theme-doc-markdown, ids on headings, zero-width hash links dropped', () => {
     const html = `<html><body><nav class="navbar"><a href="/">Search docs</a></nav><div class="main-wrapper"><aside class="theme-doc-sidebar-container"><ul class="menu"><li><a href="/docs/a">Sidebar item</a></li></ul></aside>
       <main class="docMainContainer"><div class="row"><div class="col docItemCol"><article><nav class="theme-doc-breadcrumbs" aria-label="Breadcrumbs"><a href="/">Home</a></nav>

@@ -138,9 +138,10 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     chrome: ['.navheader', '.navfooter'],
   },
   {
-    // Haddock (Hackage): no generator tag; a module page has #module-header, every page #package-header.
+    // Haddock (Hackage): no generator tag; every page has #package-header and #content, and a
+    // module's its #interface, the contents' its #module-list, an index's its #index.
     name: 'haddock',
-    matches: (_generator, $) => has('#package-header, #module-header')($) && has('#content')($),
+    matches: (generator, $) => generator === '' && has('#package-header')($) && has('#content')($) && has('#interface, #module-list, #index')($),
     main: ['#content', 'body'],
     // The synopsis repeats every signature (hidden until opened), the table of contents every
     // heading; each declaration's "Source" link and "#" self-link are not text.

@@ -55,6 +55,7 @@ describe('binaryContentReason', () => {
   it('calls an HTML page with a stray NUL text, and a NUL-laden file that merely starts with "<" binary', () => {
     const page = Buffer.concat([Buffer.from('<!DOCTYPE HTML>\n<html><body><p>The NUL character <code>'), Buffer.from([0]), Buffer.from(`</code>.</p>${'<p>text</p>'.repeat(50)}</body></html>`)]);
     expect(binaryContentReason(page)).toBeUndefined();
+    expect(binaryContentReason(Buffer.concat([Buffer.from('\ufeff<!doctype html><p>'), Buffer.from([0]), Buffer.from(`</p>${'<p>text</p>'.repeat(50)}`)]))).toBeUndefined();
     expect(binaryContentReason(Buffer.concat([Buffer.from('<\x01\x02'), Buffer.alloc(64)]))).toMatch(/NUL bytes/);
     expect(binaryContentReason(Buffer.concat([Buffer.from('<html>'), Buffer.alloc(2000)]))).toMatch(/control characters/);
   });
