@@ -30,7 +30,7 @@ function haddock($: CheerioAPI, root: Element): void {
   // its subsections. The instance heads stay, a table of the declaration's passage.
   $(selectAll('div.subs.instances td details, div.subs.instances summary, div.subs.instances td.doc.empty', root)).remove();
   for (const row of selectAll('div.subs.instances tr', root)) if ($(row).text().trim() === '') $(row).remove();
-  for (const heading of selectAll('div.subs.instances > h4', root)) $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+  for (const heading of selectAll('div.subs.instances > h4', root)) asPartLabel($, heading);
   // Every type in an instance head links to its page: three URLs to a line of text.
   for (const link of selectAll('div.subs.instances a', root)) $(link).replaceWith($(link).text());
   // A declaration is a <p class="src"> holding its anchored name (<a id="v:decode" class="def">),
@@ -40,22 +40,35 @@ function haddock($: CheerioAPI, root: Element): void {
   // One with no doc shows its signature again, as code, so that its section has a passage.
   // Headings a doc writes (`==== __Examples__`, an <h4>) are lines of its passage: as headings
   // they outranked the declarations and took every one after them as subsections.
-  for (const heading of selectAll('div.top div.doc :is(h1, h2, h3, h4, h5, h6)', root)) $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+  for (const heading of selectAll('div.top div.doc :is(h1, h2, h3, h4, h5, h6)', root)) asPartLabel($, heading);
   for (const declaration of selectAll('div.top > p.src', root)) {
     const top = declaration.parent as Element;
     if (top.children.find((child) => child.type === 'tag') !== declaration) continue;
     const alone = top.children.every((child) => child === declaration || (child.type === 'text' && child.data.trim() === ''));
-    if (alone) $(declaration).after($('<pre></pre>').text($(declaration).text().trim()));
+    if (alone) showSignatureAsCode($, declaration);
     rename($, declaration, 'h5');
   }
   for (const method of selectAll('div.top div.subs.methods > p.src', root)) {
     const next = method.next?.type === 'text' && method.next.data.trim() === '' ? method.next.next : method.next;
     const documented = next !== null && next !== undefined && next.type === 'tag' && $(next).hasClass('doc');
-    if (!documented) $(method).after($('<pre></pre>').text($(method).text().trim()));
+    if (!documented) showSignatureAsCode($, method);
     rename($, method, 'h6');
   }
   // A group's heading sits inside a link to itself (<a href="#g:1" id="g:1"><h1>): its target, not a link.
   for (const link of selectAll('a[href^="#g:"][id^="g:"]', root)) delete link.attribs['href'];
+}
+
+/** A signature with no doc after it, again as code below it: a heading alone makes no passage. */
+function showSignatureAsCode($: CheerioAPI, signature: Element): void {
+  $(signature).after($('<pre></pre>').text($(signature).text().trim()));
+}
+
+/**
+ * A heading of a part of an entry ("Parameters", "Examples") as a line of the entry's passage
+ * ("Examples:"). Plain text: a bold line after an anchor would be read as an entry's heading again.
+ */
+function asPartLabel($: CheerioAPI, heading: Element): void {
+  $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
 }
 
 function rename($: CheerioAPI, element: Element, name: string): void {
@@ -150,8 +163,7 @@ function rustdoc($: CheerioAPI, root: Element): void {
   for (const heading of selectAll('details .docblock :is(h1, h2, h3, h4, h5, h6)', root)) {
     const item = closestDetails(heading);
     if (item === undefined || /\btop-doc\b/.test(item.attribs['class'] ?? '')) continue;
-    // Plain text: a bold line would be read as an entry's heading again.
-    $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+    asPartLabel($, heading);
   }
 }
 
@@ -170,8 +182,7 @@ function gtkDoc($: CheerioAPI, root: Element): void {
   // anchors stay in the page's anchor map (a link to them still opens the page there).
   for (const heading of selectAll('div.refsect3 > h4', root)) {
     if (!ENTRY_PARTS.test($(heading).text().trim())) continue;
-    // Plain text: a bold line after an anchor would be read as an entry's heading again.
-    $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+    asPartLabel($, heading);
   }
 }
 
