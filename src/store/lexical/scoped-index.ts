@@ -1,5 +1,5 @@
 import { isDeleted, type ScoringIndex, type ScoringSegment } from './bm25f.js';
-import { FIELD_COUNT } from './fields.js';
+import { FieldLengths } from './field-lengths.js';
 
 /**
  * The part of an index that holds only the allowed documents (the chunks of some sources):
@@ -12,7 +12,7 @@ export function scopedIndex(index: ScoringIndex, allowedRowIds: ReadonlySet<numb
   let documents = 0;
   let maxInlinks = 0;
   let maxPageInlinks = 0;
-  const totals = new Array<number>(FIELD_COUNT).fill(0);
+  const lengths = new FieldLengths();
   const segments = index.segments.map((segment): ScoringSegment => {
     const deleted = new Uint8Array(Math.ceil(segment.count / 8));
     for (let doc = 0; doc < segment.count; doc += 1) {
@@ -21,7 +21,7 @@ export function scopedIndex(index: ScoringIndex, allowedRowIds: ReadonlySet<numb
         continue;
       }
       documents += 1;
-      for (let field = 0; field < FIELD_COUNT; field += 1) totals[field] = (totals[field] as number) + (segment.lengths[doc * FIELD_COUNT + field] as number);
+      lengths.add(segment.lengths, doc);
       maxInlinks = Math.max(maxInlinks, segment.inlinks(doc));
       maxPageInlinks = Math.max(maxPageInlinks, segment.pageInlinks(doc));
     }
@@ -35,7 +35,7 @@ export function scopedIndex(index: ScoringIndex, allowedRowIds: ReadonlySet<numb
       postings: (term) => segment.postings(term),
     };
   });
-  return { documents, averageLengths: totals.map((total) => (documents === 0 ? 0 : total / documents)), maxInlinks, maxPageInlinks, segments };
+  return { documents, averageLengths: lengths.means(), maxInlinks, maxPageInlinks, segments };
 }
 
 /** The sources a scoped view holds, as one key: the same set in any order or with repeats names the same view. */

@@ -37,7 +37,7 @@ export interface ScoringSegment {
 export interface ScoringIndex {
   /** Live documents, over all segments. */
   documents: number;
-  /** Mean length of each field over the live documents. */
+  /** Mean length of each field over the live documents that have it (`FieldLengths`). */
   averageLengths: readonly number[];
   /** At least the links of every live document (`inlinks`, `pageInlinks`): the link prior is bounded by its value at these. */
   maxInlinks: number;

@@ -1,3 +1,5 @@
+import { isDeleted } from './bm25f.js';
+import { FieldLengths } from './field-lengths.js';
 import { FIELD_COUNT } from './fields.js';
 import type { ScoringIndex, ScoringSegment } from './scoring-types.js';
 import { type AnalyzedDocument, analyzeDocument, type PostingList } from './segment.js';
@@ -284,9 +286,18 @@ export function documentKeys(segment: StoredSegment, doc: number): DocumentKeys 
 export function scoringIndex(stats: LexicalStats, maxima: { maxEntryLinks: number; maxPageLinks: number }, segments: readonly ScoringSegment[]): ScoringIndex {
   return {
     documents: stats.documents,
-    averageLengths: stats.lengths.map((total) => (stats.documents === 0 ? 0 : total / stats.documents)),
+    averageLengths: liveFieldMeans(segments),
     maxInlinks: maxima.maxEntryLinks,
     maxPageInlinks: maxima.maxPageLinks,
     segments,
   };
+}
+
+/** Mean field lengths over the live documents of these segments (`FieldLengths`: over those that have each field). */
+function liveFieldMeans(segments: readonly ScoringSegment[]): number[] {
+  const lengths = new FieldLengths();
+  for (const segment of segments) {
+    for (let doc = 0; doc < segment.count; doc += 1) if (!isDeleted(segment.deleted, doc)) lengths.add(segment.lengths, doc);
+  }
+  return lengths.means();
 }

@@ -1,4 +1,5 @@
 import type { Chunk } from '../../core/types.js';
+import { FieldLengths } from './field-lengths.js';
 import { FIELD_COUNT, FIELDS, fieldsOf } from './fields.js';
 
 const IDENTIFIERS_FIELD = FIELDS.indexOf('identifiers');
@@ -137,15 +138,15 @@ export function buildSegment(chunks: Iterable<IndexedChunk>): BuiltSegment {
   return { docs, ...docStatistics(docs), terms, postings: (term) => terms.get(term) };
 }
 
-/** Mean field lengths and the largest link counts: derived from the documents, never stored. */
+/** Mean field lengths (`FieldLengths`) and the largest link counts: derived from the documents, never stored. */
 export function docStatistics(docs: SegmentDocs): { averageLengths: number[]; maxInlinks: number; maxPageInlinks: number } {
-  const totals = new Array<number>(FIELD_COUNT).fill(0);
-  for (let index = 0; index < docs.lengths.length; index += 1) totals[index % FIELD_COUNT] = (totals[index % FIELD_COUNT] as number) + (docs.lengths[index] as number);
+  const lengths = new FieldLengths();
+  for (let doc = 0; doc < docs.count; doc += 1) lengths.add(docs.lengths, doc);
   let maxInlinks = 0;
   for (const count of docs.inlinks) if (count > maxInlinks) maxInlinks = count;
   let maxPageInlinks = 0;
   for (const count of docs.pageInlinks) if (count > maxPageInlinks) maxPageInlinks = count;
-  return { averageLengths: totals.map((total) => (docs.count === 0 ? 0 : total / docs.count)), maxInlinks, maxPageInlinks };
+  return { averageLengths: lengths.means(), maxInlinks, maxPageInlinks };
 }
 
 /** Postings as bytes: the document ordinals (u32, little-endian) then their counts. */
