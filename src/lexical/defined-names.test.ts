@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definedNames } from './defined-names.js';
+import { definedNames, signatureDefinedNames } from './defined-names.js';
 
 describe('definedNames', () => {
   it('reads the API an entry defines from its signature heading and its qualified anchor', () => {
@@ -38,5 +38,93 @@ describe('definedNames', () => {
     expect(definedNames({ headingPath: ['json', 'type Decoder'], anchor: 'Decoder' })).toEqual(['Decoder']);
     expect(definedNames({ headingPath: ['Constants', 'NotImplemented'], anchor: 'NotImplemented' })).toEqual(['NotImplemented']);
     expect(definedNames({ headingPath: ['Constants', 'NULL'], anchor: 'NULL' })).toEqual(['NULL']);
+  });
+  it.each([
+    // qdoc (C++): bracketed qualifiers, capitalised and qualified return types, `*` and `&`, trailing `const`.
+    ['[static] void QTimer::singleShot(int msec, const QObject *receiver, const char *member)', 'QTimer::singleShot'],
+    ["QString QString::arg(const QString &a, int fieldWidth = 0, QChar fillChar = QLatin1Char(' ')) const", 'QString::arg'],
+    ['[slot] void QObject::deleteLater()', 'QObject::deleteLater'],
+    ['[signal] void QTimer::timeout()', 'QTimer::timeout'],
+    ['[override virtual] bool QFile::open(QIODevice::OpenMode mode)', 'QFile::open'],
+    ['qint64 QElapsedTimer::elapsed() const', 'QElapsedTimer::elapsed'],
+    ['bool QPointer::isNull() const', 'QPointer::isNull'],
+    ['template <typename T> T QObject::findChild(const QString &name = QString(), Qt::FindChildOptions options = Qt::FindChildrenRecursively) const', 'QObject::findChild'],
+    ['const char *QObject::tr(const char *sourceText, const char *disambiguation = nullptr, int n = -1)', 'QObject::tr'],
+    ['QList<T> QObject::findChildren(const QString &name = QString()) const', 'QObject::findChildren'],
+    ['QMap<Key, T>::iterator QMap::find(const Key &key)', 'QMap::find'],
+    ['::QByteArray QMetaType::name() const', 'QMetaType::name'],
+    ['QObject::QObject(QObject *parent = nullptr)', 'QObject::QObject'],
+    ['QObject::~QObject()', 'QObject::~QObject'],
+    ['[virtual] QObject::~QObject()', 'QObject::~QObject'],
+    ['QString &QString::append(const QString &str)', 'QString::append'],
+    ['bool operator==(const QSize &s1, const QSize &s2)', 'operator=='],
+    ['bool QString::operator==(const char *other) const', 'QString::operator=='],
+    ['template <typename T> QDebug operator<<(QDebug debug, const QSharedPointer<T> &ptr)', 'operator<<'],
+    ['QtMessageHandler qInstallMessageHandler(QtMessageHandler handler)', 'qInstallMessageHandler'],
+    ['enum Qt::AlignmentFlag', 'Qt::AlignmentFlag'],
+    ['flags Qt::Alignment', 'Qt::Alignment'],
+    ['QByteArray FromBase64Result::decoded', 'FromBase64Result::decoded'],
+    ['[alias] QLatin1String::const_iterator', 'QLatin1String::const_iterator'],
+    // C (Doxygen, Sphinx's C domain), C++ qualifiers, Java.
+    ['PyObject *PyType_FromSpec(PyType_Spec *spec)', 'PyType_FromSpec'],
+    ['PyStatus PyConfig_Read(PyConfig *config)', 'PyConfig_Read'],
+    ['unsigned long long strtoull(const char *nptr, char **endptr, int base)', 'strtoull'],
+    ['virtual void Widget::paint(Painter &painter) const override', 'Widget::paint'],
+    ['virtual int Shape::area() const = 0', 'Shape::area'],
+    ['Widget &Widget::operator=(const Widget &other) noexcept', 'Widget::operator='],
+    ['public static boolean isBlank(CharSequence cs)', 'isBlank'],
+    ['public static <T> T defaultIfNull(T object, T defaultValue)', 'defaultIfNull'],
+    ['public void write(byte[] b) throws IOException', 'write'],
+    ['@Deprecated public static String join(Object[] array)', 'join'],
+  ])('reads the name a C++ or Java declaration defines: %s', (heading, name) => {
+    expect(definedNames({ headingPath: ['Page', heading], anchor: 'some-anchor' })).toEqual([name]);
+  });
+
+  it('reads each declaration of a heading that joins them (qdoc: an enum and its flags)', () => {
+    expect(definedNames({ headingPath: ['Qt', 'enum Qt::AlignmentFlag flags Qt::Alignment'], anchor: 'AlignmentFlag-enum' })).toEqual(['Qt::AlignmentFlag', 'Qt::Alignment']);
+  });
+
+  it("reads Javadoc's anchor of a method's name and its parameter types as naming the method of its heading", () => {
+    expect(definedNames({ headingPath: ['Class StringUtils', 'Method Details', 'isBlank'], anchor: 'isBlank(java.lang.CharSequence)' })).toEqual(['isBlank']);
+    expect(definedNames({ headingPath: ['Class MutableLong', 'Method Details', 'increment'], anchor: 'increment()' })).toEqual(['increment']);
+    expect(definedNames({ headingPath: ['Class StringUtils', 'Method Summary'], anchor: 'method-summary' })).toEqual([]);
+  });
+
+  it.each([
+    'Use a VecDeque when',
+    'How to write a fixture',
+    'Installing Python modules (Legacy version)',
+    'Installing Python Modules (Legacy version)',
+    'Using GitHub (enterprise)',
+    'JavaScript modules (Legacy version)',
+    'Integer types (int, long)',
+    'Passing pointers (or: passing parameters by reference)',
+    'Replacing os.system()',
+    'Simulating scanf()',
+    'Using pytest.warns(None)',
+    'Using private APIs (unsupported)',
+    'Porting from QRegExp::exactMatch()',
+    'The main() Function',
+    'Using canConvert() and convert() Consecutively',
+    'Daylight-Saving Time (DST)',
+    'Resource Collection Files (.qrc)',
+    'Data Compression Library (zlib), version 1.2.11',
+    'edit_uri flexibility (#2927)',
+    'Using std::vector',
+    'Install GitHub Desktop (Windows)',
+    'Changes in version 2.0 (2020-01-01)',
+    'Calling open() on a file',
+  ])('finds no API in a prose heading, parentheses and all: %s', (heading) => {
+    expect(definedNames({ headingPath: ['Guide', heading], anchor: 'some-section' })).toEqual([]);
+  });
+
+  it('names a C++ or Java declaration for search, but not as an entry whose links the link prior counts', () => {
+    const member = { headingPath: ['QTimer Class', '[static] void QTimer::singleShot(int msec, const QObject *receiver, const char *member)'], anchor: 'singleShot' };
+    const javadoc = { headingPath: ['Class StringUtils', 'Method Details', 'isBlank'], anchor: 'isBlank(java.lang.CharSequence)' };
+    expect(definedNames(member)).toEqual(['QTimer::singleShot']);
+    expect(definedNames(javadoc)).toEqual(['isBlank']);
+    expect(signatureDefinedNames(member)).toEqual([]);
+    expect(signatureDefinedNames(javadoc)).toEqual([]);
+    expect(signatureDefinedNames({ headingPath: ['os.path', 'os.path.join(path, *paths)'], anchor: 'os.path.join' })).toEqual(['os.path.join']);
   });
 });

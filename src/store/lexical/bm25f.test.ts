@@ -123,4 +123,25 @@ describe('BM25F over documentation fields', () => {
     expect([...decoded.docs]).toEqual([...(list?.docs ?? [])]);
     expect([...decoded.tfs]).toEqual([...(list?.tfs ?? [])]);
   });
+
+  it("finds a C++ member by its declared name, and does not lift it by the member lists' links", () => {
+    const qtimer = (text: string) => chunk(1, 'https://d.example/qtimer.html', ['QTimer Class', '[static] void QTimer::singleShot(int msec, const QObject *receiver, const char *member)'], text, 'singleShot');
+    const qobject = (text: string) => chunk(2, 'https://d.example/qobject.html', ['QObject Class', '[virtual] int QObject::startTimer(int interval)'], text, 'startTimer');
+    const lists = [
+      chunk(3, 'https://d.example/qobject-members.html', ['List of All Members for QObject'], '[startTimer](qobject.html#startTimer)', 'members'),
+      chunk(4, 'https://d.example/qtimer-members.html', ['List of All Members for QTimer'], '[startTimer](qobject.html#startTimer)', 'members'),
+    ];
+    // Each class page opens with its description (a link to a page's first anchor is to the page).
+    const pages = (timer: string, object: string) => [
+      chunk(11, 'https://d.example/qtimer.html', ['QTimer Class'], 'The QTimer class provides timers.', 'details'),
+      qtimer(timer),
+      chunk(12, 'https://d.example/qobject.html', ['QObject Class'], 'The QObject class is the base class of all Qt objects.', 'details'),
+      qobject(object),
+      ...lists,
+    ];
+    expect(search(pages('Calls a slot after a given time interval.', 'Starts a timer; `QTimer::singleShot()` is simpler.'), 'QTimer::singleShot')[0]).toBe(1);
+    // Equal matches: without a prior from the member lists, document order decides.
+    const same = 'Runs after the requested delay.';
+    expect(search(pages(same, same), 'requested delay', { linkPrior: 3, pagePrior: 0 }).slice(0, 2)).toEqual([1, 2]);
+  });
 });

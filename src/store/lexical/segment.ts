@@ -1,8 +1,7 @@
 import type { Chunk } from '../../core/types.js';
+import { signatureDefinedNames } from '../../lexical/defined-names.js';
 import { FieldLengths } from './field-lengths.js';
-import { FIELD_COUNT, FIELDS, fieldsOf } from './fields.js';
-
-const IDENTIFIERS_FIELD = FIELDS.indexOf('identifiers');
+import { FIELD_COUNT, fieldsOf } from './fields.js';
 
 /** A term's postings: the documents (ordinals, ascending) and each one's term count per field. */
 export interface PostingList {
@@ -85,8 +84,9 @@ export function analyzeDocument(chunk: IndexedChunk['chunk'], introAnchor: strin
     if (page !== chunk.pageUrl) linkedPages.add(page);
   }
   // Popularity is counted for the entries that define an API: how often the docs link to an
-  // entry says how much it is used; links to a guide's section or a page's intro say less.
-  const definesApi = (fields.terms[IDENTIFIERS_FIELD]?.length ?? 0) > 0;
+  // entry says how much it is used; links to a guide's section or a page's intro say less. Not
+  // for a C++ or Java declaration (`signatureDefinedNames`): its links come from member lists.
+  const definesApi = signatureDefinedNames(chunk).length > 0;
   const isIntro = introAnchor === chunk.anchor;
   const entry = chunk.anchor === undefined || isIntro || !definesApi ? undefined : `${chunk.pageUrl}#${chunk.anchor}`;
   return { lengths, termCounts, links: fields.links, linkedPages: [...linkedPages], entry };
