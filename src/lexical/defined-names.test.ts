@@ -114,6 +114,14 @@ describe('definedNames', () => {
     'Install GitHub Desktop (Windows)',
     'Changes in version 2.0 (2020-01-01)',
     'Calling open() on a file',
+    'Drag & Drop (HTML5)',
+    'Copy & Paste (clipboard)',
+    'Tips * Tricks (advanced)',
+    '[draft] Design Notes (internal)',
+    '[beta] New Feature (preview)',
+    'Default Arguments (x = 0)',
+    'Glob Patterns (*.txt)',
+    'Smart Pointers (unique_ptr<T>)',
   ])('finds no API in a prose heading, parentheses and all: %s', (heading) => {
     expect(definedNames({ headingPath: ['Guide', heading], anchor: 'some-section' })).toEqual([]);
   });
@@ -127,4 +135,11 @@ describe('definedNames', () => {
     expect(signatureDefinedNames(javadoc)).toEqual([]);
     expect(signatureDefinedNames({ headingPath: ['os.path', 'os.path.join(path, *paths)'], anchor: 'os.path.join' })).toEqual(['os.path.join']);
   });
+
+  it('reads a heading with a long run of marks after its brackets without backtracking through every way to split it', () => {
+    // `&&` can be read as one mark or two: 200 of them have more splits than a test could try.
+    expect(definedNames({ headingPath: ['Page', `void f() ${'&'.repeat(200)}x`], anchor: 'f' })).toEqual([]);
+    expect(definedNames({ headingPath: ['Page', `void f() ${'&& '.repeat(100)}`], anchor: 'f' })).toEqual(['f']);
+  });
 });
+

@@ -50,8 +50,8 @@ function namesOf(heading: string, anchor: string | undefined): string[] {
   // A C++ or Java declaration (`bool QPointer::isNull() const`, `QString &QString::append(…)`),
   // or the whole of a name the signature above reads a part of (`QObject::~QObject()` read as
   // `QObject` and the rest as a type; `bool QString::operator==(…)` as `QString::operator`).
-  const declared = declaredName(heading);
-  if (declared === undefined) return names.length > 0 ? names : declarationNames(heading);
+  const declared = heading.length > MAX_DECLARATION ? undefined : declaredName(heading);
+  if (declared === undefined) return names.length > 0 || heading.length > MAX_DECLARATION ? names : declarationNames(heading);
   const read = names.at(-1);
   if (read === undefined) return [declared];
   return declared.length > read.length && declared.startsWith(read) ? [declared] : names;
@@ -87,8 +87,12 @@ function isParameterListOf(anchor: string | undefined, name: string): boolean {
 
 /** A name in a C-family declaration: `~QObject`, `QString::arg`, `Vector<T>::size` (template arguments are read past). */
 const DECLARED_NAME = /^(?:::)?~?[\p{L}_$][\p{L}\p{N}_$]*(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)?(?:(?:::|\.)~?[\p{L}_$][\p{L}\p{N}_$]*(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)?)*/u;
+/** qdoc's qualifiers in brackets before a declaration: `[static]`, `[override virtual protected]`, `[since 5.10]`. */
+const QDOC_TAGS = /^(?:\[(?:(?:static|virtual|override|pure|protected|private|public|signal|slot|alias|deprecated|invokable|constexpr|explicit|since [\d.]+)[ ,]*)+\]\s*)+/u;
+/** Longer than any declaration: a heading past it is read as a signature only (the declaration reader's cost grows with its length). */
+const MAX_DECLARATION = 1000;
 /** What a C++ or Java declaration may end with after its parameters: `const`, `noexcept`, `= 0`, `throws IOException`. */
-const TRAILING = /^(?:\s*(?:const|volatile|&&?|noexcept(?:\([^()]*\))?|throw\([^()]*\)|override|final|=\s*(?:0|default|delete)|\[[a-z][\w ,.-]*\]))*\s*(?:(?:->|throws\s).*)?$/u;
+const TRAILING = /^(?:\s*(?:const|volatile|&&?(?!&)|noexcept(?:\([^()]*\))?|throw\([^()]*\)|override|final|=\s*(?:0|default|delete)|\[[a-z][\w ,.-]*\]))*\s*(?:(?:->|throws\s).*)?$/u;
 /** Keywords a declaration's type may be made of, or preceded by; none is an English word a title would put there. */
 const KEYWORDS = new Set([
   'abstract', 'auto', 'bool', 'boolean', 'byte', 'char', 'class', 'const', 'consteval', 'constexpr', 'constinit', 'double', 'enum', 'explicit', 'extern', 'final', 'float', 'friend',
@@ -112,8 +116,9 @@ const KEYWORDS = new Set([
 function declaredName(heading: string): string | undefined {
   let rest = heading.trim();
   let marked = false;
-  // qdoc's `[static]`, `[slot]`, `[override virtual]` (a word: `[x]` is a task list's box).
-  const tags = /^(?:\[[a-z]{2}[\w ,.-]*\]\s*)+/u.exec(rest);
+  // qdoc's `[static]`, `[slot]`, `[override virtual]`: its own words only ("[draft] Design
+  // notes (internal)" is a title).
+  const tags = QDOC_TAGS.exec(rest);
   if (tags !== null) [rest, marked] = [rest.slice(tags[0].length), true];
   if (/^template\s*</u.test(rest)) {
     const end = closing(rest, rest.indexOf('<'), '<', '>');
@@ -123,6 +128,9 @@ function declaredName(heading: string): string | undefined {
   const declarator = splitDeclarator(rest);
   if (declarator === undefined) return undefined;
   const { type, name, parameters, trailing } = declarator;
+  // A mark with spaces on both sides joins words ("Drag & Drop (HTML5)"); a type's `&` and `*`
+  // stand against the name (`QString &QString::append`).
+  if (!marked && /\s[&*]+\s+$/u.test(type)) return undefined;
   const typeWords = typeOf(type);
   if (typeWords === undefined) return undefined;
   const codeName = /[.:_~]|\boperator\b/u.test(name);
@@ -139,7 +147,11 @@ function declaredName(heading: string): string | undefined {
   // (`int msec`): a title's words in brackets ("(int, long)", "(or: by reference)") are not.
   const codeParameters = /[*&<>=[\]]|::/u.test(parameters) || parameters.split(',').some((parameter) => /^\s*[a-z]+\s+[\p{L}_$]/u.test(parameter) && KEYWORDS.has(firstWord(parameter)));
   const qualified = /^\s*(?:const|volatile|&|noexcept|throw\(|override|final|=)/u.test(trailing);
-  if (marked || typeWords.code || codeParameters || qualified) return name;
+  if (marked || typeWords.code || qualified) return name;
+  // Code in the brackets of two plain words is a title's example ("Default Arguments (x = 0)",
+  // "Glob Patterns (*.txt)").
+  const titleWords = wordType && !KEYWORDS.has(type.trim()) && /^\p{Lu}?\p{Ll}+$/u.test(name);
+  if (codeParameters && !titleWords) return name;
   // Otherwise the name must be code (`::`, `.`, `_`, `~`, an operator, or a word run into a
   // capital: `qInstallMessageHandler`) after a type no sentence starts with (`PyStatus
   // PyConfig_Read(…)`, `QtMessageHandler qInstallMessageHandler(…)`), or alone with a mark of

@@ -32,6 +32,7 @@ export interface SegmentListing {
 /** The index-wide statistics row: live documents, each field's total length, and the commit generation. */
 export interface LexicalStats {
   documents: number;
+  /** Each field's total length over the live documents: kept with each commit, though scoring reads its means from the segments (`liveFieldMeans`). */
   lengths: number[];
   generation: number;
 }

@@ -26,7 +26,7 @@ export interface SegmentDocs {
 /** A built lexical index: documents and a way to read one term's postings. */
 export interface Segment {
   docs: SegmentDocs;
-  /** Mean length of each field over the documents. */
+  /** Mean length of each field over the documents that have it (`FieldLengths`). */
   averageLengths: readonly number[];
   maxInlinks: number;
   maxPageInlinks: number;

@@ -16,13 +16,14 @@ function add(store: SqliteConnection, library: string, url: string, text: string
   store.upsertPage(page, [chunk], { sourceId: source.id });
 }
 
+// Code in some passages only: a field's mean is over the passages in scope that have it.
 const ALPHA = [
-  ['https://alpha.example/1', 'timeouts for sockets and retries'],
+  ['https://alpha.example/1', 'timeouts for sockets and retries\n\n```\nsock.settimeout(5)\n```'],
   ['https://alpha.example/2', 'retries with backoff'],
-  ['https://alpha.example/3', 'a page about timeouts of timeouts, long and detailed text here'],
+  ['https://alpha.example/3', 'a page about timeouts of timeouts, long and detailed text here\n\n```\nsock.settimeout(None)\nsock.connect(address)\nsock.sendall(data)\n```'],
 ] as const;
 // Many beta passages about timeouts: in a shared index they would fill an unscoped top-2.
-const BETA = Array.from({ length: 8 }, (_, index) => [`https://beta.example/${index}`, `timeouts timeouts everywhere ${index}`] as const);
+const BETA = Array.from({ length: 8 }, (_, index) => [`https://beta.example/${index}`, `timeouts timeouts everywhere ${index}\n\n\`\`\`\n${'call(x)\n'.repeat(index)}settimeout()\n\`\`\``] as const);
 
 describe('a search scoped to sources', () => {
   it('scores exactly as an index of those sources alone, and fills its limit from them only', () => {
@@ -34,7 +35,7 @@ describe('a search scoped to sources', () => {
     }
     for (const [url, text] of BETA) add(shared, 'beta', url, text);
     const alphaId = shared.catalog.listSources().find((source) => source.library === 'alpha')?.id ?? -1;
-    const query = { text: 'timeouts', limit: 2, ranking };
+    const query = { text: 'timeouts settimeout', limit: 2, ranking };
     expect(shared.searchText(query).every((hit) => hit.chunk.pageUrl.startsWith('https://beta.'))).toBe(true);
     const scoped = shared.searchText({ ...query, sourceIds: [alphaId] });
     const reference = alone.searchText(query);
