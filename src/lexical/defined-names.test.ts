@@ -136,6 +136,22 @@ describe('definedNames', () => {
     expect(signatureDefinedNames({ headingPath: ['os.path', 'os.path.join(path, *paths)'], anchor: 'os.path.join' })).toEqual(['os.path.join']);
   });
 
+  it.each([
+    ["jsonNoDup' :: Parser Value", 'v:jsonNoDup-39-', "jsonNoDup'"],
+    ['eitherDecode :: FromJSON a => ByteString -> Either String a', 'v:eitherDecode', 'eitherDecode'],
+    ['data Value', 't:Value', 'Value'],
+    ['class ToJSON a where', 't:ToJSON', 'ToJSON'],
+    ['(.=) :: (KeyValue kv, ToJSON v) => Key -> v -> kv', 'v:.-61-', '.='],
+  ])("reads the name a Haddock declaration's anchor spells: %s", (heading, anchor, name) => {
+    expect(definedNames({ headingPath: ['Data.Aeson', heading], anchor })).toEqual([name]);
+    expect(signatureDefinedNames({ headingPath: ['Data.Aeson', heading], anchor })).toEqual([]);
+  });
+
+  it("finds no name where a Haddock anchor names a section or another declaration than the heading's", () => {
+    expect(definedNames({ headingPath: ['Data.Aeson', 'Decoding and encoding'], anchor: 'g:5' })).toEqual([]);
+    expect(definedNames({ headingPath: ['Data.Aeson', 'decodeStrict :: FromJSON a => ByteString -> Maybe a'], anchor: 'v:decode' })).toEqual([]);
+  });
+
   it('reads a heading with a long run of marks after its brackets without backtracking through every way to split it', () => {
     // `&&` can be read as one mark or two: 200 of them have more splits than a test could try.
     expect(definedNames({ headingPath: ['Page', `void f() ${'&'.repeat(200)}x`], anchor: 'f' })).toEqual([]);

@@ -46,6 +46,8 @@ function namesDefined(chunk: Pick<Chunk, 'headingPath' | 'anchor'>, read: (headi
 }
 
 function namesOf(heading: string, anchor: string | undefined): string[] {
+  const haddock = haddockNames(heading, anchor);
+  if (haddock.length > 0) return haddock;
   const names = signatureNames(heading, anchor);
   // A C++ or Java declaration (`bool QPointer::isNull() const`, `QString &QString::append(…)`),
   // or the whole of a name the signature above reads a part of (`QObject::~QObject()` read as
@@ -75,6 +77,23 @@ const DECLARATIONS = new RegExp(String.raw`^[a-z]+\s+(?:[a-z]+\s+)?${QUALIFIED}(
 function declarationNames(heading: string): string[] {
   if (!DECLARATIONS.test(heading) || !KEYWORDS.has(firstWord(heading))) return [];
   return [...heading.matchAll(new RegExp(QUALIFIED, 'gu'))].map((match) => match[0]);
+}
+
+/** Haddock's anchor of a value or a type (`v:eitherDecode-39-` for `eitherDecode'`: other characters as their codes). */
+const HADDOCK_ANCHOR = /^[vt]:(.+)$/;
+/** Keywords a Haddock declaration may open with before its name. */
+const HADDOCK_KEYWORD = /^(?:(?:data|newtype|type|class|pattern|family)\s+)+/;
+
+/**
+ * A Haskell declaration (`eitherDecode' :: FromJSON a => …`, `data Value`, `(.=) :: …`) names
+ * itself in its anchor: the heading declares the name its `v:` or `t:` anchor spells.
+ */
+function haddockNames(heading: string, anchor: string | undefined): string[] {
+  const encoded = anchor === undefined ? undefined : HADDOCK_ANCHOR.exec(anchor)?.[1];
+  if (encoded === undefined) return [];
+  const name = encoded.replace(/-(\d+)-/g, (_whole, code: string) => String.fromCharCode(Number(code)));
+  const declared = heading.replace(HADDOCK_KEYWORD, '').replace(/^\(\s*/, '');
+  return declared.startsWith(name) && /^(?:$|[\s)]|::)/.test(declared.slice(name.length)) ? [name] : [];
 }
 
 /**

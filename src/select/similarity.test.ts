@@ -26,4 +26,16 @@ describe('passageSimilarity', () => {
     expect(similarity(lower, casefold)).toBeLessThan(0.5);
     expect(similarity(lower, lowerAgain)).toBeGreaterThan(0.99);
   });
+
+  it("never reads two entries that define different names as duplicates, however alike their words (Haddock's eitherDecode and eitherDecode')", () => {
+    const entry = (name: string, anchor: string, text: string) => candidate({ url: 'https://d.example/Data-Aeson.html', anchor, headingPath: ['Data.Aeson', `${name} :: FromJSON a => ByteString -> Either String a`], text });
+    const lazy = entry('eitherDecode', 'v:eitherDecode', 'Like decode but returns an error message when decoding fails.');
+    const strict = entry("eitherDecode'", 'v:eitherDecode-39-', "Like decode' but returns an error message when decoding fails.");
+    const overload = entry('eitherDecode', 'v:eitherDecode', 'Like decode but returns an error message when decoding fails!');
+    const similarity = passageSimilarity(new Map());
+    expect(similarity(lazy, strict)).toBe(0);
+    // One name documented twice (a re-export, an overload) may still be a duplicate.
+    expect(similarity(lazy, overload)).toBe(1);
+  });
 });
+
