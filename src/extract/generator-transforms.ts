@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { is, selectAll } from 'css-select';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 
 /**
@@ -15,6 +15,9 @@ import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
   if (root === undefined) return;
+  labelRepeatedHeadings($, root);
+  spaceBlocksInHeadings($, root);
+  joinAdjacentSignatureHeadings($, root);
   if (generator === 'doxygen') doxygen($, root);
   if (generator === 'latex2html') latex2html($, root);
   if (generator === 'gtk-doc') gtkDoc($, root);
@@ -22,6 +25,73 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'javadoc') javadoc($, root);
   if (generator === 'qdoc') qdoc($, root);
   if (generator === 'haddock') haddock($, root);
+}
+
+/** How often an id must recur on a page to be a template's label: once per entry, not a copy. */
+const TEMPLATE_ID_REPEATS = 3;
+
+/**
+ * An id names one place on a page: a link to it goes to its first element. A heading whose id
+ * an earlier element already has is not a section of its own (qdoc's two constructors both
+ * `id="QByteArray"`; RDoc's "Option row_sep" under parsing and under generating), so its text
+ * joins the section before it, whose anchor leads there. And an id a page repeats again and
+ * again is a template's label, its first occurrence too: Erlang's docs put `<h3 id="types">Types</h3>`
+ * inside each function's entry (1,026 times on 60 pages), and as headings they outranked the
+ * entry's own `<h4>`: the signature was an empty section, its types and description went to
+ * "Types". The label stays a line of the entry's passage.
+ */
+function labelRepeatedHeadings($: CheerioAPI, root: Element): void {
+  const counts = new Map<string, number>();
+  for (const element of selectAll<AnyNode, Element>('[id]', $.root().get(0)?.children ?? [])) {
+    const id = element.attribs['id'] as string;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const seen = new Set<string>();
+  for (const element of selectAll<AnyNode, Element>('[id]', $.root().get(0)?.children ?? [])) {
+    const id = element.attribs['id'] as string;
+    const earlier = seen.has(id);
+    seen.add(id);
+    if (!/^h[1-6]$/.test(element.name) || !$.contains(root, element)) continue;
+    if (!earlier && (counts.get(id) ?? 0) < TEMPLATE_ID_REPEATS) continue;
+    // Its permalinks ("¶", "↑") go with it: a label links nowhere.
+    for (const link of selectAll<AnyNode, Element>('a[href^="#"]', element)) if (!/[\p{L}\p{N}]/u.test($(link).text())) $(link).remove();
+    asPartLabel($, element);
+  }
+}
+
+/**
+ * A block inside a heading is a word apart from what comes before it: Erlang's
+ * `<h4><span>trim(String) -> unicode:chardata()</span><div class="title-since">OTP 20.0</div></h4>`
+ * read "…chardata()OTP 20.0" (316 headings).
+ */
+function spaceBlocksInHeadings($: CheerioAPI, root: Element): void {
+  for (const block of selectAll<AnyNode, Element>(':is(h1, h2, h3, h4, h5, h6) :is(div, p)', root)) $(block).before(' ');
+}
+
+/** A signature heading: a name and its parameters in brackets (`trim(String, Dir) -> unicode:chardata()`). */
+const SIGNATURE_HEADING = /^[^\s()]+\s*\(.*\)/u;
+
+/**
+ * Headings of one level with nothing between them, each a signature, are one entry documented
+ * under several signatures (Erlang's `trim/1`, `trim/2`, `trim/3` over one description): as
+ * headings, all but the last were empty sections, and the description was cited at the last.
+ * They are one heading, anchored at the first, listing every signature (as qdoc's groups).
+ */
+function joinAdjacentSignatureHeadings($: CheerioAPI, root: Element): void {
+  for (const heading of selectAll<AnyNode, Element>('h1, h2, h3, h4, h5, h6', root)) {
+    if (heading.parent === null || !SIGNATURE_HEADING.test($(heading).text().trim())) continue;
+    let next = heading.next;
+    while (next !== null && (next.type === 'comment' || (next.type === 'text' && next.data.trim() === ''))) next = next.next;
+    if (next === null || next.type !== 'tag' || next.name !== heading.name) continue;
+    const other = next as Element;
+    if (!SIGNATURE_HEADING.test($(other).text().trim())) continue;
+    // Joined into the later one, so that a run of three or more collects into its last, then
+    // anchored at the first: the id moves along.
+    $(other).prepend(SIGNATURE_SEPARATOR).prepend($(heading).contents());
+    const id = heading.attribs['id'];
+    if (id !== undefined) $(other).attr('id', id);
+    $(heading).remove();
+  }
 }
 
 function haddock($: CheerioAPI, root: Element): void {

@@ -204,6 +204,7 @@ export const GENERIC_CHROME = [
   '[aria-label=breadcrumb]', '.breadcrumb', '.breadcrumbs', '.skip-link', '.skip-to-content', '.edit-this-page', '.prev-next', '.table-of-contents',
   '#column2', '#toc-picker', '#gtoc', // Node.js API docs (#column2 is the nav, #column1 the content)
   'span.annottext', // the hidden type tooltips of Haddock's hyperlinked source (no profile: those pages are bare <pre>s)
+  'div.footer', // a page's copyright and build line where the generator writes no <footer> (Erlang's docs, Sphinx's classic theme)
 ];
 
 /** Main-content candidates for a page of no known generator, best first. */

@@ -37,7 +37,7 @@ export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | u
     if (selector === 'body') return { element: body, via: 'body', ...withGenerator };
     const found = selectOne(selector, body.get(0)?.children ?? []);
     if (found === null) continue;
-    const candidate = $(found) as Cheerio<Element>;
+    const candidate = $(commonAncestorOfMatches(selector, found as Element, body.get(0))) as Cheerio<Element>;
     // A "main" that holds a sliver of the page is a widget, not the content.
     if (textLength($, candidate) >= minimum) return { element: candidate, via: 'selector', ...withGenerator };
   }
@@ -46,6 +46,24 @@ export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | u
   const root = headingsRoot($, body);
   if (root === undefined || textLength($, root) < bodyTextLength * 0.5) return { element: body, via: 'body' };
   return { element: root, via: 'headings' };
+}
+
+/**
+ * The first match of a selector, or, when the page has several matches none of which holds
+ * another (Erlang's docs: one `<article>` per function, 76 on lists.html, under no `<main>`),
+ * the lowest element that holds them all: the first alone is one entry of the content.
+ */
+function commonAncestorOfMatches(selector: string, first: Element, body: Element | undefined): Element {
+  if (body === undefined) return first;
+  const matches = selectAll<AnyNode, Element>(selector, body.children);
+  const outermost = matches.filter((match) => !matches.some((other) => other !== match && ancestry(match.parent).includes(other)));
+  if (outermost.length < 2) return first;
+  let common = ancestry(first);
+  for (const match of outermost) {
+    const chain = new Set(ancestry(match));
+    common = common.filter((element) => chain.has(element));
+  }
+  return common[0] ?? first;
 }
 
 /** The lowest element that contains every heading with text, if the page has headings. */

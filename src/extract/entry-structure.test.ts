@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { extractHtml } from './extract-html.js';
+
+const page = (body: string) => `<!doctype html><html><head><title>Erlang -- lists</title></head><body>${body}</body></html>`;
+/** One function entry as Erlang's erl_docgen writes it: an `<article>`, its signature an `<h4>`, a "Types" `<h3>` inside. */
+const entry = (id: string, signature: string, description: string, since = '') =>
+  `<article class="func"><h4 id="${id}" class="func-head"><span class="title-name">${signature}</span>${since === '' ? '' : `<div class="title-since"><span class="since">${since}</span></div>`}</h4>` +
+  `<div class="REFBODY fun-types"><h3 id="types" class="func-types-title">Types</h3><div class="REFTYPES"><span class="bold_code">Key = term()</span></div></div>` +
+  `<div class="REFBODY description"><p>${description}</p></div></article>`;
+const erlangPage = (entries: string) =>
+  page(`<aside id="leftnav"><ul><li><a href="lists.html">lists</a></li></ul></aside><div id="content"><div class="innertube"><h1>lists</h1><h3 id="description">Description</h3><p>List processing functions, each documented below.</p>${entries}</div><div class="footer"><hr><p>Copyright © 1997-2026 Ericsson AB. All Rights Reserved.</p></div></div>`);
+
+describe('entries of a page written as one <article> each (Erlang)', () => {
+  it('reads every article, not the first: the content is what holds them all', () => {
+    const { headings, markdown } = extractHtml(erlangPage(entry('keyfind-3', 'keyfind(Key, N, TupleList) -> Tuple | false', 'Searches the list of tuples for a tuple whose Nth element compares equal to Key, long enough to be content.') + entry('keymember-3', 'keymember(Key, N, TupleList) -> boolean()', 'Returns true if there is a tuple in TupleList whose Nth element compares equal to Key.')), 'https://d.example/lists.html');
+    expect(headings.filter((heading) => heading.level === 4).map((heading) => heading.anchor)).toEqual(['keyfind-3', 'keymember-3']);
+    expect(markdown).toContain('Returns true if there is a tuple');
+  });
+
+  it('keeps a heading whose id recurs in every entry (a template label) as a line of the entry, so the signature heads its types and description', () => {
+    const entries = ['a-1', 'b-1', 'c-1'].map((id) => entry(id, `${id.slice(0, 1)}(Key) -> term()`, `What ${id} does.`)).join('');
+    const { headings, markdown } = extractHtml(erlangPage(entries), 'https://d.example/lists.html');
+    expect(headings.map((heading) => heading.text)).not.toContain('Types');
+    expect(markdown).toMatch(/#### a\(Key\) -> term\(\)\n\nTypes:\n\nKey = term\(\)\n\nWhat a-1 does\./);
+  });
+
+  it('reads a heading whose id an earlier element has as part of the section before it (a link to the id goes there)', () => {
+    const html = page('<main><h1>QByteArray</h1><h3 id="QByteArray">QByteArray::QByteArray(const QByteArray &amp;other)</h3><p>Constructs a copy of other.</p><h3 id="QByteArray">QByteArray::QByteArray()</h3><p>Constructs an empty byte array.</p></main>');
+    const { headings, markdown } = extractHtml(html, 'https://d.example/qbytearray.html');
+    expect(headings.filter((heading) => heading.level === 3)).toEqual([{ level: 3, text: 'QByteArray::QByteArray(const QByteArray &other)', anchor: 'QByteArray' }]);
+    expect(markdown).toContain('QByteArray::QByteArray():');
+  });
+
+  it('joins signatures documented together (headings with nothing between them) into one heading at the first anchor', () => {
+    const html = erlangPage('<article class="func"><h4 id="trim-1"><span>trim(String) -> unicode:chardata()</span></h4><h4 id="trim-2"><span>trim(String, Dir) -> unicode:chardata()</span></h4><div class="REFBODY description"><p>Returns a string where the leading or trailing, or both, Characters have been removed.</p></div></article>');
+    const { headings } = extractHtml(html, 'https://d.example/string.html');
+    expect(headings.filter((heading) => heading.level === 4)).toEqual([{ level: 4, text: 'trim(String) -> unicode:chardata(); trim(String, Dir) -> unicode:chardata()', anchor: 'trim-1' }]);
+  });
+
+  it('keeps two prose headings with nothing between them apart', () => {
+    const { headings } = extractHtml(page('<main><h1>Guide</h1><h2 id="a">Overview</h2><h2 id="b">Installing (on Linux)</h2><p>Run the installer.</p></main>'), 'https://d.example/guide.html');
+    expect(headings.filter((heading) => heading.level === 2)).toEqual([
+      { level: 2, text: 'Overview', anchor: 'a' },
+      { level: 2, text: 'Installing (on Linux)', anchor: 'b' },
+    ]);
+  });
+
+  it('reads a block inside a heading as a word of its own, and leaves a footer of copyright out', () => {
+    const { headings, markdown } = extractHtml(erlangPage(entry('lowercase-1', 'lowercase(String) -> unicode:chardata()', 'Converts String to lowercase, long enough to be content.', 'OTP 20.0')), 'https://d.example/string.html');
+    expect(headings.map((heading) => heading.text)).toContain('lowercase(String) -> unicode:chardata() OTP 20.0');
+    expect(markdown).not.toContain('Copyright');
+  });
+});
