@@ -51,3 +51,19 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
     expect(markdown).not.toContain('Copyright');
   });
 });
+
+describe("code laid out as a table of lines (Racket's Scribble)", () => {
+  const row = (cells: string) => `<tr><td>${cells}</td></tr>`;
+  const scribblePage = (main: string) =>
+    `<!doctype html><html><head><title>11 Iterations and Comprehensions</title><script type="text/javascript" src="../scribble-common.js"></script></head><body>` +
+    `<div class="tocset"><div class="tocview">The Racket Guide</div></div><div class="maincolumn"><div class="main"><div class="versionbox">8.7</div>` +
+    `<div class="navsettop"><a href="index.html">← prev</a> <a href="index.html">up</a> <a href="index.html">next →</a></div>${main}<div class="navsetbottom"><a href="index.html">← prev</a></div></div></div></body></html>`;
+
+  it('reads it as the code block it shows: one line per row, its indentation, a REPL result under its input; the navigation bars are not text', () => {
+    const interaction = `<table class="RktBlk">${row('<span class="stt">&gt; </span><span class="RktPn">(</span><a href="x.html">for</a><span class="hspace">&nbsp;</span>([i 3])')}${row('<span class="hspace">&nbsp;&nbsp;&nbsp;&nbsp;</span>(display i))')}</table>`;
+    const html = scribblePage(`<h3><a name="(part._for)"></a>11 Iterations and Comprehensions</h3><p>The for family of syntactic forms support iteration over sequences.</p><p>Examples:</p><blockquote class="SCodeFlow"><table class="RktBlk">${row(interaction)}${row('<p><span class="RktOut">012</span></p>')}</table></blockquote>`);
+    const { markdown } = extractHtml(html, 'https://d.example/guide/for.html');
+    expect(markdown).toContain('```\n> (for ([i 3])\n    (display i))\n012\n```');
+    expect(markdown).not.toMatch(/prev|next →|\| ---|8\.7/);
+  });
+});

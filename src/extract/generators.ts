@@ -149,6 +149,14 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     title: ['#module-header p.caption'],
   },
   {
+    // Racket's Scribble: no generator tag; every page loads scribble-common.js and puts its
+    // text in div.maincolumn > div.main, between two bars of previous / up / next links.
+    name: 'scribble',
+    matches: (_generator, $) => has('script[src$="scribble-common.js"]')($) && has('div.maincolumn > div.main')($),
+    main: ['div.maincolumn > div.main', 'body'],
+    chrome: ['div.navsettop', 'div.navsetbottom', 'div.tocset', 'div.versionbox'],
+  },
+  {
     // Qt's qdoc: no generator tag; its header (#qtdocheader) holds the breadcrumb and version.
     name: 'qdoc',
     matches: (_generator, $) => has('#qtdocheader')($),
