@@ -67,3 +67,19 @@ describe("code laid out as a table of lines (Racket's Scribble)", () => {
     expect(markdown).not.toMatch(/prev|next →|\| ---|8\.7/);
   });
 });
+
+describe("Nim's nim doc pages", () => {
+  it('take the title above the content, and leave out each entry\'s Source and Edit links and the "..." that folds its pragma', () => {
+    const html =
+      '<!doctype html><html><head><title>std/strutils</title><script type="text/javascript" src="dochack.js"></script></head><body><div class="document" id="documentId"><div class="container"><h1 class="title">std/strutils</h1>' +
+      '<div class="row"><div class="three columns"><div id="global-links"><a href="theindex.html">Index</a></div><input id="searchInput"></div><div class="nine columns" id="content"><div class="section" id="12"><h1><a class="toc-backref" href="#12">Procs</a></h1><dl class="item">' +
+      '<div id="strip,string,set[char]"><dt><pre><span class="Keyword">func</span> <a href="#strip%2Cstring%2Cset%5Bchar%5D"><span class="Identifier">strip</span></a>(s: string): string {.<span><span class="Other pragmadots">...</span></span><span class="pragmawrap">gcsafe, raises: [].</span>}</pre></dt>' +
+      '<dd><p>Strips leading or trailing chars from s and returns the resulting string.</p>' +
+      '<a href="https://github.com/nim-lang/Nim/tree/devel/lib/pure/strutils.nim#L2478" class="link-seesrc" target="_blank">Source</a>  <a href="https://github.com/nim-lang/Nim/edit/devel/lib/pure/strutils.nim#L2478" class="link-seesrc" target="_blank">Edit</a></dd></div>' +
+      '</dl></div></div></div></div></div></body></html>';
+    const { title, markdown } = extractHtml(html, 'https://d.example/strutils.html');
+    expect(title).toBe('std/strutils');
+    expect(markdown).toContain('{.gcsafe, raises: [].}'.replace(/\[/g, '\\['));
+    expect(markdown).not.toMatch(/\.\.\.|github\.com|Source|Edit/);
+  });
+});
