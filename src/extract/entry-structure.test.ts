@@ -37,18 +37,43 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
     expect(headings.filter((heading) => heading.level === 4)).toEqual([{ level: 4, text: 'trim(String) -> unicode:chardata(); trim(String, Dir) -> unicode:chardata()', anchor: 'trim-1' }]);
   });
 
-  it('keeps two prose headings with nothing between them apart', () => {
-    const { headings } = extractHtml(page('<main><h1>Guide</h1><h2 id="a">Overview</h2><h2 id="b">Installing (on Linux)</h2><p>Run the installer.</p></main>'), 'https://d.example/guide.html');
-    expect(headings.filter((heading) => heading.level === 2)).toEqual([
-      { level: 2, text: 'Overview', anchor: 'a' },
-      { level: 2, text: 'Installing (on Linux)', anchor: 'b' },
+  it('keeps adjacent headings of two names apart: prose with brackets, or two entries (rustdoc variants)', () => {
+    const { headings } = extractHtml(page('<main><h1>Guide</h1><h2 id="a">Windows (64-bit)</h2><h2 id="b">macOS (Apple silicon)</h2><p>Run the installer.</p><h3 id="variant.Trait">Trait(TraitBound)</h3><h3 id="variant.Lifetime">Lifetime(Lifetime)</h3><p>A bound.</p></main>'), 'https://d.example/guide.html');
+    expect(headings.filter((heading) => heading.level > 1)).toEqual([
+      { level: 2, text: 'Windows (64-bit)', anchor: 'a' },
+      { level: 2, text: 'macOS (Apple silicon)', anchor: 'b' },
+      { level: 3, text: 'Trait(TraitBound)', anchor: 'variant.Trait' },
+      { level: 3, text: 'Lifetime(Lifetime)', anchor: 'variant.Lifetime' },
     ]);
   });
 
-  it('reads a block inside a heading as a word of its own, and leaves a footer of copyright out', () => {
-    const { headings, markdown } = extractHtml(erlangPage(entry('lowercase-1', 'lowercase(String) -> unicode:chardata()', 'Converts String to lowercase, long enough to be content.', 'OTP 20.0')), 'https://d.example/string.html');
+  it("keeps a heading's permalink out of the label it becomes, and a heading that is only a permalink goes", () => {
+    const html = page('<main><h1>CSV</h1><h2 id="parsing">Options for Parsing</h2><h3 id="option-sep">Option row_sep<a href="#option-sep">¶</a> <a href="#top">↑</a></h3><p>Sets the row separator for parsing.</p><h2 id="generating">Options for Generating</h2><h3 id="option-sep">Option row_sep<a href="#option-sep">¶</a> <a href="#top">↑</a></h3><p>Sets the row separator for generating.</p><h3 id="quote">Option quote_char</h3><p>Sets the quote character.</p><h3 id="quote"><a href="#quote">¶</a></h3><p>More.</p></main>');
+    const { headings, markdown } = extractHtml(html, 'https://d.example/CSV.html');
+    expect(headings.filter((heading) => heading.level === 3)).toEqual([
+      { level: 3, text: 'Option row_sep', anchor: 'option-sep' },
+      { level: 3, text: 'Option quote_char', anchor: 'quote' },
+    ]);
+    expect(markdown).toMatch(/## Options for Generating\n\nOption row\\_sep:\n\nSets the row separator for generating\./);
+    expect(markdown).not.toMatch(/^\s*:\s*$/m);
+  });
+
+  it('reads a block inside a heading as a word of its own', () => {
+    const { headings } = extractHtml(erlangPage(entry('lowercase-1', 'lowercase(String) -> unicode:chardata()', 'Converts String to lowercase, long enough to be content.', 'OTP 20.0')), 'https://d.example/string.html');
     expect(headings.map((heading) => heading.text)).toContain('lowercase(String) -> unicode:chardata() OTP 20.0');
+  });
+
+  it('leaves a footer of copyright out of the content it ends', () => {
+    const { markdown } = extractHtml(page('<div><h1>Overview</h1><p>What the library does, in words long enough to be the content.</p><div class="footer"><hr><p>Copyright © 1997-2026 Ericsson AB. All Rights Reserved.</p></div></div>'), 'https://d.example/index.html');
+    expect(markdown).toContain('What the library does');
     expect(markdown).not.toContain('Copyright');
+  });
+
+  it('keeps one article that holds most of the text as the content, without the small ones around it', () => {
+    const html = page(`<div class="layout"><div class="menu"><a href="/">Home</a> <a href="/blog">Blog</a></div><article><h1>Release notes</h1><p>${'What changed in this release, at length. '.repeat(20)}</p></article><div class="related"><article><h2>Older post</h2><p>Teaser.</p></article></div></div>`);
+    const { markdown } = extractHtml(html, 'https://d.example/post.html');
+    expect(markdown).toContain('What changed in this release');
+    expect(markdown).not.toMatch(/Older post|Teaser|Home/);
   });
 });
 
@@ -65,6 +90,11 @@ describe("code laid out as a table of lines (Racket's Scribble)", () => {
     const { markdown } = extractHtml(html, 'https://d.example/guide/for.html');
     expect(markdown).toContain('```\n> (for ([i 3])\n    (display i))\n012\n```');
     expect(markdown).not.toMatch(/prev|next →|\| ---|8\.7/);
+  });
+
+  it('reads a code block of one paragraph and no rows as its line', () => {
+    const html = scribblePage('<h3><a name="(part._test)"></a>Testing</h3><p>The test forms check an expression against the value it should have.</p><blockquote class="SCodeFlow"><p><span class="RktPn">(</span>test/exn<span class="hspace">&nbsp;</span>(error "by zero"))</p></blockquote>');
+    expect(extractHtml(html, 'https://d.example/guide/test.html').markdown).toContain('```\n(test/exn (error "by zero"))\n```');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
+import { textContent } from 'domutils';
 import { detectGenerator, GENERIC_CHROME, GENERIC_MAIN, type GeneratorProfile } from './generators.js';
 
 export interface MainContent {
@@ -50,20 +51,33 @@ export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | u
 
 /**
  * The first match of a selector, or, when the page has several matches none of which holds
- * another (Erlang's docs: one `<article>` per function, 76 on lists.html, under no `<main>`),
- * the lowest element that holds them all: the first alone is one entry of the content.
+ * another and none of which holds three quarters of their text (Erlang's docs: one `<article>` per
+ * function, 76 on lists.html, under no `<main>`), the lowest element that holds them all: the
+ * first alone is one entry of the content. One match that holds that much is the content
+ * and the others are around it (a post's "related" cards); the whole body is never taken so.
  */
+/** The share of the matches' text one match must hold to be the content itself (a post among its small "related" cards). */
+const MAIN_SHARE = 0.75;
+
 function commonAncestorOfMatches(selector: string, first: Element, body: Element | undefined): Element {
   if (body === undefined) return first;
   const matches = selectAll<AnyNode, Element>(selector, body.children);
-  const outermost = matches.filter((match) => !matches.some((other) => other !== match && ancestry(match.parent).includes(other)));
+  const matched = new Set(matches);
+  const outermost = matches.filter((match) => {
+    for (let parent = match.parent; parent !== null && parent.type === 'tag'; parent = parent.parent) if (matched.has(parent)) return false;
+    return true;
+  });
   if (outermost.length < 2) return first;
+  const lengths = outermost.map((match) => textContent(match).replace(/\s+/g, ' ').trim().length);
+  const total = lengths.reduce((sum, length) => sum + length, 0);
+  if (lengths.some((length) => length >= total * MAIN_SHARE)) return first;
   let common = ancestry(first);
   for (const match of outermost) {
     const chain = new Set(ancestry(match));
     common = common.filter((element) => chain.has(element));
   }
-  return common[0] ?? first;
+  const holder = common[0];
+  return holder === undefined || holder === body ? first : holder;
 }
 
 /** The lowest element that contains every heading with text, if the page has headings. */
