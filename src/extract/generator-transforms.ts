@@ -2,6 +2,8 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import { is, selectAll } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
+import { asPartLabel, repairHeadings } from './heading-repairs.js';
+import { outermost } from './outermost.js';
 
 /**
  * Rewrites a generator's markup into what the Markdown converter reads well: Doxygen's code
@@ -15,9 +17,7 @@ import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, generator: string | undefined): void {
   const root = main.get(0);
   if (root === undefined) return;
-  labelRepeatedHeadings($, root);
-  spaceBlocksInHeadings($, root);
-  joinAdjacentSignatureHeadings($, root);
+  repairHeadings($, root);
   if (generator === 'doxygen') doxygen($, root);
   if (generator === 'latex2html') latex2html($, root);
   if (generator === 'gtk-doc') gtkDoc($, root);
@@ -36,87 +36,11 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
  * innermost row, spaces as laid out, a REPL's results under their input.
  */
 function scribble($: CheerioAPI, root: Element): void {
-  const all = selectAll<AnyNode, Element>('blockquote.SCodeFlow, table.RktBlk', root);
-  const blocks = new Set(all);
-  const outermost = all.filter((block) => {
-    for (let parent = block.parent; parent !== null && parent.type === 'tag'; parent = parent.parent) if (blocks.has(parent)) return false;
-    return true;
-  });
-  for (const block of outermost) {
+  for (const block of outermost(selectAll<AnyNode, Element>('blockquote.SCodeFlow, table.RktBlk', root))) {
     const rows = selectAll<AnyNode, Element>('tr', block).filter((row) => selectAll('tr', row).length === 0);
     // A block of one line may hold a paragraph and no table (plai's `(test/exn …)`).
     const lines = rows.length === 0 ? [$(block).text()] : rows.map((row) => $(row).text());
     $(block).replaceWith($('<pre></pre>').append($('<code></code>').text(lines.map((line) => line.replace(/\u00a0/g, ' ').trimEnd()).join('\n'))));
-  }
-}
-
-/** How often an id must recur on a page to be a template's label: once per entry, not a copy. */
-const TEMPLATE_ID_REPEATS = 3;
-
-/**
- * An id names one place on a page: a link to it goes to its first element. A heading whose id
- * an earlier heading of the content already has is not a section of its own (qdoc's two constructors both
- * `id="QByteArray"`; RDoc's "Option row_sep" under parsing and under generating), so its text
- * joins the section before it, whose anchor leads there. And an id a page repeats again and
- * again is a template's label, its first occurrence too: Erlang's docs put `<h3 id="types">Types</h3>`
- * inside each function's entry (1,026 times on 60 pages), and as headings they outranked the
- * entry's own `<h4>`: the signature was an empty section, its types and description went to
- * "Types". The label stays a line of the entry's passage.
- */
-function labelRepeatedHeadings($: CheerioAPI, root: Element): void {
-  const headings = selectAll<AnyNode, Element>('h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]', root);
-  const counts = new Map<string, number>();
-  for (const heading of headings) counts.set(heading.attribs['id'] as string, (counts.get(heading.attribs['id'] as string) ?? 0) + 1);
-  const seen = new Set<string>();
-  for (const heading of headings) {
-    const id = heading.attribs['id'] as string;
-    const earlier = seen.has(id);
-    seen.add(id);
-    if (!earlier && (counts.get(id) ?? 0) < TEMPLATE_ID_REPEATS) continue;
-    // Its permalinks ("¶", "↑") go with it: a label links nowhere.
-    for (const link of selectAll<AnyNode, Element>('a[href^="#"]', heading)) if (PERMALINK.test($(link).text())) $(link).remove();
-    if ($(heading).text().trim() === '') $(heading).remove();
-    else asPartLabel($, heading);
-  }
-}
-
-/** The text of a permalink beside a heading: a pilcrow, a section sign, an arrow back to the top, a link glyph. */
-const PERMALINK = /^\s*[¶§⁋↑#🔗]+\s*$/u;
-
-/**
- * A block inside a heading is a word apart from what comes before it: Erlang's
- * `<h4><span>trim(String) -> unicode:chardata()</span><div class="title-since">OTP 20.0</div></h4>`
- * read "…chardata()OTP 20.0" (316 headings).
- */
-function spaceBlocksInHeadings($: CheerioAPI, root: Element): void {
-  for (const block of selectAll<AnyNode, Element>(':is(h1, h2, h3, h4, h5, h6) :is(div, p)', root)) $(block).before(' ');
-}
-
-/** A signature heading: a name right before its parameters in brackets (`trim(String, Dir) -> unicode:chardata()`); group 1 the name. */
-const SIGNATURE_HEADING = /^([^\s()]+)\(.*\)/u;
-
-/**
- * Headings of one level with nothing between them, each a signature of one name, are one entry
- * documented under several signatures (Erlang's `trim/1`, `trim/2`, `trim/3` over one description): as
- * headings, all but the last were empty sections, and the description was cited at the last.
- * They are one heading, anchored at the first, listing every signature (as qdoc's groups).
- */
-function joinAdjacentSignatureHeadings($: CheerioAPI, root: Element): void {
-  for (const heading of selectAll<AnyNode, Element>('h1, h2, h3, h4, h5, h6', root)) {
-    const name = SIGNATURE_HEADING.exec($(heading).text().trim())?.[1];
-    if (heading.parent === null || name === undefined) continue;
-    let next = heading.next;
-    while (next !== null && (next.type === 'comment' || (next.type === 'text' && next.data.trim() === ''))) next = next.next;
-    if (next === null || next.type !== 'tag' || next.name !== heading.name) continue;
-    const other = next as Element;
-    // One name under several signatures: two names are two entries (rustdoc's `Trait(…)` and `Lifetime(…)`).
-    if (SIGNATURE_HEADING.exec($(other).text().trim())?.[1] !== name) continue;
-    // Joined into the later one, so that a run of three or more collects into its last, then
-    // anchored at the first: the id moves along.
-    $(other).prepend(SIGNATURE_SEPARATOR).prepend($(heading).contents());
-    const id = heading.attribs['id'];
-    if (id !== undefined) $(other).attr('id', id);
-    $(heading).remove();
   }
 }
 
@@ -157,14 +81,6 @@ function haddock($: CheerioAPI, root: Element): void {
 /** A signature with no doc after it, again as code below it: a heading alone makes no passage. */
 function showSignatureAsCode($: CheerioAPI, signature: Element): void {
   $(signature).after($('<pre></pre>').text($(signature).text().trim()));
-}
-
-/**
- * A heading of a part of an entry ("Parameters", "Examples") as a line of the entry's passage
- * ("Examples:"). Plain text: a bold line after an anchor would be read as an entry's heading again.
- */
-function asPartLabel($: CheerioAPI, heading: Element): void {
-  $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
 }
 
 function rename($: CheerioAPI, element: Element, name: string): void {

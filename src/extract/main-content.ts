@@ -2,6 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { textContent } from 'domutils';
+import { outermost } from './outermost.js';
 import { detectGenerator, GENERIC_CHROME, GENERIC_MAIN, type GeneratorProfile } from './generators.js';
 
 export interface MainContent {
@@ -49,6 +50,9 @@ export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | u
   return { element: root, via: 'headings' };
 }
 
+/** The share of the matches' text one match must hold to be the content itself (a post among its small "related" cards). */
+const MAIN_SHARE = 0.75;
+
 /**
  * The first match of a selector, or, when the page has several matches none of which holds
  * another and none of which holds three quarters of their text (Erlang's docs: one `<article>` per
@@ -56,23 +60,15 @@ export function selectMainContent($: CheerioAPI, generator: GeneratorProfile | u
  * first alone is one entry of the content. One match that holds that much is the content
  * and the others are around it (a post's "related" cards); the whole body is never taken so.
  */
-/** The share of the matches' text one match must hold to be the content itself (a post among its small "related" cards). */
-const MAIN_SHARE = 0.75;
-
 function commonAncestorOfMatches(selector: string, first: Element, body: Element | undefined): Element {
   if (body === undefined) return first;
-  const matches = selectAll<AnyNode, Element>(selector, body.children);
-  const matched = new Set(matches);
-  const outermost = matches.filter((match) => {
-    for (let parent = match.parent; parent !== null && parent.type === 'tag'; parent = parent.parent) if (matched.has(parent)) return false;
-    return true;
-  });
-  if (outermost.length < 2) return first;
-  const lengths = outermost.map((match) => textContent(match).replace(/\s+/g, ' ').trim().length);
+  const matches = outermost(selectAll<AnyNode, Element>(selector, body.children));
+  if (matches.length < 2) return first;
+  const lengths = matches.map((match) => textContent(match).replace(/\s+/g, ' ').trim().length);
   const total = lengths.reduce((sum, length) => sum + length, 0);
   if (lengths.some((length) => length >= total * MAIN_SHARE)) return first;
   let common = ancestry(first);
-  for (const match of outermost) {
+  for (const match of matches) {
     const chain = new Set(ancestry(match));
     common = common.filter((element) => chain.has(element));
   }

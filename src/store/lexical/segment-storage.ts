@@ -1,5 +1,4 @@
-import { isDeleted } from './bm25f.js';
-import { FieldLengths } from './field-lengths.js';
+import { liveFieldMeans } from './live-field-means.js';
 import { FIELD_COUNT } from './fields.js';
 import type { ScoringIndex, ScoringSegment } from './scoring-types.js';
 import { type AnalyzedDocument, analyzeDocument, type PostingList } from './segment.js';
@@ -292,13 +291,4 @@ export function scoringIndex(stats: LexicalStats, maxima: { maxEntryLinks: numbe
     maxPageInlinks: maxima.maxPageLinks,
     segments,
   };
-}
-
-/** Mean field lengths over the live documents of these segments (`FieldLengths`: over those that have each field). */
-function liveFieldMeans(segments: readonly ScoringSegment[]): number[] {
-  const lengths = new FieldLengths();
-  for (const segment of segments) {
-    for (let doc = 0; doc < segment.count; doc += 1) if (!isDeleted(segment.deleted, doc)) lengths.add(segment.lengths, doc);
-  }
-  return lengths.means();
 }
