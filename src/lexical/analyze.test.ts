@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isStopWord } from './stop-words.js';
 import { codeTerms, dottedTerms, expandContractions, indexForm, mayHoldTerm, queryTerms, termsHeld, wordTerms } from './analyze.js';
@@ -31,6 +32,21 @@ describe('lexical analysis', () => {
     const held = termsHeld(text, new Set(wanted));
     expect(wanted.filter((term) => held.has(term))).toEqual(wanted.filter((term) => all.has(term)));
     expect([...held].sort()).toEqual(['--verbose', 'channel', 'dai', 'ei', 'file', 'log', 'ls', 'obj.next', 'os.path.join', 'path.join', 'run', 'server', 'ssh_channel_request_exec', 'std.vector']);
+  });
+
+  it('finds the same words whether it reads every word or only where their letters occur, in any text', () => {
+    const vocabulary = ['days', 'eyed', 'hoping', 'relational', 'conditional', 'sensibility', 'readFile', 'check_pending', 'HTTPServer', 'tables', 'table', 'output', 'outputs', 'set', 'a', 'it', 'éclair', 'naïve', 'İstanbul', 'x1', '$var', 'os.path.join', 'std::vector'];
+    const separators = [' ', '\n', ', ', '(', ') ', '`', '. ', '\u00a0', '-', '_'];
+    const text = fc.array(fc.tuple(fc.constantFrom(...vocabulary), fc.constantFrom(...separators)), { maxLength: 30 }).map((parts) => parts.map(([word, separator]) => word + separator).join(''));
+    const wanted = fc.uniqueArray(fc.constantFrom(...vocabulary.flatMap((word) => wordTerms(word)), 'window', 'xyz'), { maxLength: 8 });
+    fc.assert(
+      fc.property(text, wanted, (written, terms) => {
+        const all = new Set(wordTerms(written));
+        const held = termsHeld(written, new Set(terms));
+        for (const term of terms) expect(held.has(term)).toBe(all.has(term));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('never rules out a word whose stem changed its last letter ("days" → "dai", "eyed" → "ei", "hoping" → "hope"), and rules out one whose letters are absent', () => {

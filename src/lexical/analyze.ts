@@ -103,7 +103,7 @@ export function indexForm(word: string): string {
  * False: it does not. A dotted name or a flag is not a word: `termsHeld` reads those whole.
  */
 export function mayHoldTerm(lowerText: string, term: string): boolean {
-  return lowerText.includes(term.length > 1 ? term.slice(0, -1) : term);
+  return lowerText.includes(probeOf(term));
 }
 
 /** A name term (`os.path.join`, from `std::vector` too; `--verbose`), not a word's. */
@@ -121,18 +121,57 @@ export function termsHeld(text: string, terms: ReadonlySet<string>): Set<string>
   const lower = text.toLowerCase();
   const wanted = new Set([...terms].filter((term) => !isNameTerm(term) && mayHoldTerm(lower, term)));
   if (wanted.size > 0) {
-    for (const word of words(text)) {
-      const form = indexForm(word);
-      if (wanted.has(form)) held.add(form);
-      if (!COMPOUND.test(word)) continue;
-      for (const part of wordParts(word)) {
-        const partForm = indexForm(part);
-        if (wanted.has(partForm)) held.add(partForm);
+    const read = (segment: string) => {
+      for (const word of words(segment)) {
+        const form = indexForm(word);
+        if (wanted.has(form)) held.add(form);
+        if (!COMPOUND.test(word)) continue;
+        for (const part of wordParts(word)) {
+          const partForm = indexForm(part);
+          if (wanted.has(partForm)) held.add(partForm);
+        }
+      }
+    };
+    // Only the stretches between spaces around where a wanted word's letters occur can hold it
+    // (the premise of `mayHoldTerm`): reading those is cheaper than every word of a long text.
+    // Short letters occur everywhere, and lower-casing that changes a text's length would move
+    // the places: then every word is read.
+    if (lower.length !== text.length || [...wanted].some((term) => probeOf(term).length < MIN_PROBE)) read(text);
+    else {
+      const starts = new Set<number>();
+      for (const term of wanted) {
+        const probe = probeOf(term);
+        for (let at = lower.indexOf(probe); at !== -1 && !held.has(term); at = lower.indexOf(probe, at + probe.length)) {
+          const start = spaceBefore(text, at);
+          if (starts.has(start)) continue;
+          starts.add(start);
+          read(text.slice(start, spaceAfter(text, at + probe.length)));
+        }
       }
     }
   }
   if ([...terms].some(isNameTerm)) for (const name of dottedTerms(text)) if (terms.has(name)) held.add(name);
   return held;
+}
+
+/** The letters `mayHoldTerm` looks for: all but the last, which stemming may change. */
+const probeOf = (term: string): string => (term.length > 1 ? term.slice(0, -1) : term);
+/** Probes shorter than this occur in most texts: reading every word is then as quick. */
+const MIN_PROBE = 3;
+const SPACE = /\s/;
+
+/** Where the stretch of non-space characters holding position `at` starts. */
+function spaceBefore(text: string, at: number): number {
+  let start = at;
+  while (start > 0 && !SPACE.test(text[start - 1] as string)) start -= 1;
+  return start;
+}
+
+/** Where the stretch of non-space characters reaching position `at` ends. */
+function spaceAfter(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && !SPACE.test(text[end] as string)) end += 1;
+  return end;
 }
 
 /** Contractions whose stem is not the word before the apostrophe. */
