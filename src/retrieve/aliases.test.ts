@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definedAliases } from './aliases.js';
+import { definedAliasPairs, definedAliases } from './aliases.js';
 
 describe('definedAliases', () => {
   it('reads "X (or Y)" both ways: the other name of a word the question has', () => {
@@ -34,5 +34,12 @@ describe('definedAliases', () => {
 
   it('ignores stop-words, numbers and one- or two-letter words as names', () => {
     expect(definedAliases('one image', ['put graphs in one (or more) images', 'a (or b)'])).toEqual([]);
+  });
+});
+
+describe('definedAliasPairs', () => {
+  it("names the question's words (in the index form) each alias stands for", () => {
+    expect(definedAliasPairs('use the first row as the legend titles', ['a key (or legend) for each plot'])).toEqual([{ alias: 'key', of: ['legend'] }]);
+    expect(definedAliasPairs('how long is the time to live of an entry', ['Each entry keeps a time to live (TTL).'])).toEqual([{ alias: 'ttl', of: ['time', 'live'] }]);
   });
 });

@@ -10,22 +10,37 @@ import { isQuantityWord, isStopWord } from '../lexical/stop-words.js';
  * Returns the other names, each once, in the order found; none that the question already has.
  */
 export function definedAliases(question: string, passages: readonly string[]): string[] {
+  return definedAliasPairs(question, passages).map(({ alias }) => alias);
+}
+
+/** An alias the docs define, and the question's words (in the index's form) it is another name for. */
+export interface DefinedAlias {
+  alias: string;
+  of: string[];
+}
+
+/** `definedAliases`, each with the question's words it stands for. */
+export function definedAliasPairs(question: string, passages: readonly string[]): DefinedAlias[] {
   const asked = new Set(contentWords(question));
   const askedText = ` ${words(expandContractions(question).toLowerCase()).join(' ')} `;
+  const pairs: DefinedAlias[] = [];
   const found: string[] = [];
-  const add = (alias: string) => {
+  const add = (alias: string, of: string[]) => {
     const aliasWords = contentWords(alias);
     if (aliasWords.length === 0 || aliasWords.every((word) => asked.has(word))) return;
     const text = plainWords(alias).join(' ');
-    if (!found.includes(text)) found.push(text);
+    if (!found.includes(text)) {
+      found.push(text);
+      pairs.push({ alias: text, of });
+    }
   };
   // A pair of names for one thing: when the question has one, the other is an alias.
   const pair = (first: string, second: string) => {
     const one = contentWords(first);
     const other = contentWords(second);
     if (one.length === 0 || other.length === 0) return;
-    if (one.every((word) => asked.has(word))) add(second);
-    else if (other.every((word) => asked.has(word))) add(first);
+    if (one.every((word) => asked.has(word))) add(second, one);
+    else if (other.every((word) => asked.has(word))) add(first, other);
   };
   for (const passage of passages) {
     const text = passage.replace(/\\([_*])/g, '$1');
@@ -40,10 +55,13 @@ export function definedAliases(question: string, passages: readonly string[]): s
       // rankings (nDCG@10 0.6869 -> 0.679); this way it is 0.6876.
       const longWords = contentWords(long);
       const letters = short.toLowerCase();
-      if (longWords.length > 1 && longWords.every((word) => asked.has(word)) && !askedText.includes(` ${letters} `) && !found.includes(letters)) found.push(letters);
+      if (longWords.length > 1 && longWords.every((word) => asked.has(word)) && !askedText.includes(` ${letters} `) && !found.includes(letters)) {
+        found.push(letters);
+        pairs.push({ alias: letters, of: longWords });
+      }
     }
   }
-  return found;
+  return pairs;
 }
 
 const NAME = String.raw`[A-Za-z][A-Za-z0-9_-]*`;

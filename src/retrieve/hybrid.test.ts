@@ -138,6 +138,7 @@ function baseOptions(): HybridOptions {
       aliases: { enabled: false, weight: 1 },
       compounds: { enabled: false, weight: 1 },
       numbers: { enabled: false },
+      coverage: { enabled: false, weight: 0.15 },
       proximity: { enabled: false, weight: 0.1, window: 3 },
       hyde: { enabled: false, weight: 0.8 },
       expansion: { enabled: false, weight: 0.7, variants: 2 },
@@ -347,6 +348,36 @@ describe('retrieveHybrid, term proximity (a TextIndex double)', () => {
   it('keeps the lists’ order when turned off', async () => {
     const result = await retrieveHybrid('write the output file', { index: createTextIndexDouble({ hits }) }, baseOptions());
     expect(ids(result.candidates)).toEqual(['apart', 'together']);
+  });
+});
+
+describe('retrieveHybrid, coverage of the question (a TextIndex double)', () => {
+  // The entry scores higher on BM25 but its text holds one of the question's four words; the how-to holds all four.
+  const entry = testChunk({ id: 'entry', headingPath: ['check_pending()'], text: 'Verify that all hooks are optional.' });
+  const howTo = testChunk({ id: 'how-to', headingPath: ['Expected exceptions'], text: 'To check that code raises ValueError with a message, use pytest.raises.' });
+  const hits: TextHit[] = [
+    { chunk: entry, bm25: 10 },
+    { chunk: howTo, bm25: 9 },
+    { chunk: testChunk({ id: 'other', text: 'Unrelated words.' }), bm25: 1 },
+  ];
+
+  it("weighs the passages by the share of the question's words their text holds, and says so in the trace", async () => {
+    const options = baseOptions();
+    options.fusion = { method: 'weighted', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } };
+    options.techniques = { ...options.techniques, coverage: { enabled: true, weight: 0.15 } };
+    const index = createTextIndexDouble({ hits });
+    const result = await retrieveHybrid('check that it raises ValueError with a message', { index }, options);
+    expect(ids(result.candidates)).toEqual(['how-to', 'entry', 'other']);
+    expect(find(result.candidates, 'entry').trace.map((step) => step.technique)).toContain('coverage');
+    expect(index.termStatsCalls).toHaveLength(1);
+  });
+
+  it('keeps the lists’ order when turned off', async () => {
+    const options = baseOptions();
+    options.fusion = { method: 'weighted', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } };
+    const index = createTextIndexDouble({ hits });
+    expect(ids((await retrieveHybrid('check that it raises ValueError with a message', { index }, options)).candidates)).toEqual(['entry', 'how-to', 'other']);
+    expect(index.termStatsCalls).toEqual([]);
   });
 });
 

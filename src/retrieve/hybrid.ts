@@ -7,13 +7,14 @@ import type { Llm } from '../llm/llm.js';
 import type { VectorHit, VectorSearch } from '../store/vectors.js';
 import { unsupportedTerms } from './follow-up.js';
 import { type FusionOptions, fuseLists, type RankedList } from './fusion.js';
-import { definedAliases } from './aliases.js';
+import { definedAliasPairs } from './aliases.js';
 import { joinedPairs } from './compounds.js';
 import { numberWords } from './number-words.js';
 import { liftGuideSections } from './guide-sections.js';
 import { hypotheticalPassage, judgeCoverage, queryVariants } from './llm-techniques.js';
 import { feedbackTerms } from './prf.js';
 import { liftByProximity } from './proximity.js';
+import { coverageTerms, weighByCoverage } from './term-coverage.js';
 
 export interface TechniqueSettings {
   prf: { enabled: boolean; weight: number; feedbackDocs: number; expansionTerms: number };
@@ -23,6 +24,8 @@ export interface TechniqueSettings {
   numbers: { enabled: boolean };
   /** Passages that hold the question's neighbouring words close together are lifted (`liftByProximity`). */
   proximity: { enabled: boolean; weight: number; window: number };
+  /** Passages weighed by the share of the question's words their own text holds (`weighByCoverage`). */
+  coverage: { enabled: boolean; weight: number };
   hyde: { enabled: boolean; weight: number };
   expansion: { enabled: boolean; weight: number; variants: number };
   /** Skip every expansion when BM25's best hit leads the next by this share of its score (0: never skip). */
@@ -91,6 +94,8 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   if (dense !== undefined) pending.push({ name: 'dense search', run: async () => [await denseList('original', 1, question, 'query')] });
 
   const { techniques } = options;
+  const aliasPairs = techniques.aliases.enabled && original.hits.length > 0 ? definedAliasPairs(question, original.hits.map((hit) => hit.chunk.text)) : [];
+  const aliases = aliasPairs.map(({ alias }) => alias);
   const confident = techniques.confidentMargin > 0 && isConfident(original.hits, techniques.confidentMargin);
   if (!confident) {
     if (techniques.prf.enabled && original.hits.length > 0) {
@@ -102,10 +107,7 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
         },
       });
     }
-    if (techniques.aliases.enabled && original.hits.length > 0) {
-      const aliases = definedAliases(question, original.hits.map((hit) => hit.chunk.text));
-      if (aliases.length > 0) pending.push({ name: 'aliases the docs define', run: async () => [(await bm25List('aliases', techniques.aliases.weight, `${question} ${aliases.join(' ')}`)).list] });
-    }
+    if (aliases.length > 0) pending.push({ name: 'aliases the docs define', run: async () => [(await bm25List('aliases', techniques.aliases.weight, `${question} ${aliases.join(' ')}`)).list] });
     if (techniques.compounds.enabled) {
       const pairs = joinedPairs(question);
       if (pairs.length > 0) {
@@ -167,7 +169,8 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   }
   // Among the candidates kept only: a lift of at most `weight` rarely carries one in from further down.
   const kept = candidates.slice(0, options.topK);
-  const top = techniques.proximity.enabled ? liftByProximity(kept, question, techniques.proximity) : kept;
+  const near = techniques.proximity.enabled ? liftByProximity(kept, question, techniques.proximity) : kept;
+  const top = techniques.coverage.enabled && near.length > 0 ? weighByCoverage(near, await coverageTerms(question, aliasPairs, (words) => sources.index.termStats(words)), techniques.coverage) : near;
   logger('retrieve').info({ lists: lists.length, candidates: top.length, confident, ms: elapsedMs(started) }, 'candidates retrieved');
   return { candidates: options.guides.enabled ? liftGuideSections(top) : top, lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
 }
