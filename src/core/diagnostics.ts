@@ -18,6 +18,7 @@ export const DIAGNOSTIC_CODES = {
   'embed.vectors-pending': { stage: 'embed', meaning: 'Some passages have no vector yet, so dense search cannot find them (run citedocs embed).' },
   'retrieve.technique-failed': { stage: 'retrieve', meaning: 'A retrieval technique failed; the others were used.' },
   'retrieve.follow-up-failed': { stage: 'retrieve', meaning: 'Adaptive follow-up retrieval failed; the first round was kept.' },
+  'retrieve.coverage-failed': { stage: 'retrieve', meaning: "The question's word statistics could not be read; the passages kept their order without the coverage weighting." },
   'retrieve.no-match': { stage: 'retrieve', meaning: 'No passage in the index matches the query.' },
   // rank: each fallback of the reranking policy.
   'rank.reranker-failed': { stage: 'rank', meaning: 'The reranker failed; the fused-score order was kept.' },

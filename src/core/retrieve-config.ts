@@ -91,7 +91,7 @@ export const retrieveConfigSchema = z
          * aliases count for the word they name) that its own heading and text hold: its fused score
          * times (0.1 + 0.9 × share) ^ `weight` (no LLM needed). A coordination factor BM25F lacks:
          * a long how-to saying every word of the question no longer loses to a short entry saying
-         * two. Chosen on the dev sets (eval/baselines/README.md): 0.15; 0.2 cost a Python question.
+         * two. Chosen on the dev sets (eval/baselines/README.md): 0.15; 0.3 cost a Python question.
          */
         coverage: z.strictObject({ enabled: z.boolean().default(true), weight: z.number().min(0).default(0.15) }).prefault({}),
         /** HyDE: an LLM-written hypothetical passage, searched in the dense index (needs an LLM and an embedder). */

@@ -372,6 +372,17 @@ describe('retrieveHybrid, coverage of the question (a TextIndex double)', () => 
     expect(index.termStatsCalls).toHaveLength(1);
   });
 
+  it('keeps the order with a warning when the term statistics cannot be read', async () => {
+    const options = baseOptions();
+    options.fusion = { method: 'weighted', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } };
+    options.techniques = { ...options.techniques, coverage: { enabled: true, weight: 0.15 } };
+    const index = { ...createTextIndexDouble({ hits }), termStats: () => Promise.reject(new Error('connection reset')) };
+    const result = await retrieveHybrid('check that it raises ValueError with a message', { index }, options);
+    expect(ids(result.candidates)).toEqual(['entry', 'how-to', 'other']);
+    expect(result.diagnostics.map((entry) => entry.code)).toEqual(['retrieve.coverage-failed']);
+    expect(messagesOf(result.diagnostics)[0]).toMatch(/connection reset/);
+  });
+
   it('keeps the lists’ order when turned off', async () => {
     const options = baseOptions();
     options.fusion = { method: 'weighted', rrfK: 60, retrieverWeights: { bm25: 1, dense: 1 } };

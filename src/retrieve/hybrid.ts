@@ -94,9 +94,10 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
   if (dense !== undefined) pending.push({ name: 'dense search', run: async () => [await denseList('original', 1, question, 'query')] });
 
   const { techniques } = options;
-  const aliasPairs = techniques.aliases.enabled && original.hits.length > 0 ? definedAliasPairs(question, original.hits.map((hit) => hit.chunk.text)) : [];
-  const aliases = aliasPairs.map(({ alias }) => alias);
   const confident = techniques.confidentMargin > 0 && isConfident(original.hits, techniques.confidentMargin);
+  // The docs' aliases are searched (when not confident) and count for coverage.
+  const aliasPairs = techniques.aliases.enabled && original.hits.length > 0 && (!confident || techniques.coverage.enabled) ? definedAliasPairs(question, original.hits.map((hit) => hit.chunk.text)) : [];
+  const aliases = aliasPairs.map(({ alias }) => alias);
   if (!confident) {
     if (techniques.prf.enabled && original.hits.length > 0) {
       pending.push({
@@ -167,10 +168,20 @@ export async function retrieveHybrid(question: string, sources: HybridSources, o
       candidates = fuseLists(lists, options.fusion);
     }
   }
+  // Coverage needs the question's words' statistics: when they cannot be read, the order stands.
+  const weighed = async (candidates: Candidate[]): Promise<Candidate[]> => {
+    try {
+      return weighByCoverage(candidates, await coverageTerms(question, aliasPairs, (words) => sources.index.termStats(words)), techniques.coverage);
+    } catch (error) {
+      signal?.throwIfAborted();
+      warnings.push(diagnostic('retrieve.coverage-failed', `Weighing the passages by the question's words failed (${describe(error)}); kept their order.`));
+      return candidates;
+    }
+  };
   // Among the candidates kept only: a lift of at most `weight` rarely carries one in from further down.
   const kept = candidates.slice(0, options.topK);
   const near = techniques.proximity.enabled ? liftByProximity(kept, question, techniques.proximity) : kept;
-  const top = techniques.coverage.enabled && near.length > 0 ? weighByCoverage(near, await coverageTerms(question, aliasPairs, (words) => sources.index.termStats(words)), techniques.coverage) : near;
+  const top = techniques.coverage.enabled && near.length > 0 ? await weighed(near) : near;
   logger('retrieve').info({ lists: lists.length, candidates: top.length, confident, ms: elapsedMs(started) }, 'candidates retrieved');
   return { candidates: options.guides.enabled ? liftGuideSections(top) : top, lists: lists.map((list) => `${list.retriever}:${list.technique}`), diagnostics: warnings };
 }

@@ -23,6 +23,23 @@ describe('coverageTerms', () => {
     expect(weightOf('json')).toBeGreaterThan(weightOf('object'));
   });
 
+  it('asks the term statistics for the words as written, which bring them to the index form themselves', async () => {
+    const asked: string[][] = [];
+    const coverage = await coverageTerms('check that check_pending raises in os.path.join', [], async (words) => {
+      asked.push([...words]);
+      return statsOf({ raises: 500, check_pending: 1, pending: 3, 'os.path.join': 2 })(words);
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toEqual(expect.arrayContaining(['raises', 'check_pending', 'pending', 'os.path.join']));
+    expect(asked[0]).not.toContain('rais');
+    const weightOf = (term: string) => coverage.terms.find((entry) => entry.term === term)?.weight;
+    // "raises" is common (500 of 1,000 passages), its stem is looked up as "raises", not as "rais".
+    expect(weightOf('rais')).toBeCloseTo(Math.log(1 + 500.5 / 500.5), 6);
+    expect(weightOf('check_pending')).toBeCloseTo(Math.log(1 + 999.5 / 1.5), 6);
+    expect(weightOf('pend')).toBeCloseTo(Math.log(1 + 997.5 / 3.5), 6);
+    expect(weightOf('os.path.join')).toBeCloseTo(Math.log(1 + 998.5 / 2.5), 6);
+  });
+
   it('reads the aliases the docs define in the index form, with the words they stand for', async () => {
     const coverage = await coverageTerms('move the legend', [{ alias: 'key', of: ['legend'] }], statsOf());
     expect(coverage.aliases).toEqual([{ of: ['legend'], terms: ['kei'] }]);
@@ -46,7 +63,7 @@ describe('coveredShare', () => {
   });
 
   it('does not count the page title, the headings above its section, or the targets of its links', () => {
-    const shared = candidate({ id: 'd', pageTitle: 'Legend', headingPath: ['Column titles', 'Examples'], text: 'See [the manual](https://d.example/legend.html#column).' }, 1);
+    const shared = candidate({ id: 'd', pageTitle: 'Legend', headingPath: ['Column titles', 'Examples'], text: 'See [the manual](https://d.example/legend.html#column) or <https://d.example/column/titles>.' }, 1);
     expect(coveredShare(shared, coverage)).toBe(0);
   });
 
@@ -64,8 +81,7 @@ describe('weighByCoverage', () => {
     terms: ['check', 'rais', 'valueerror', 'error', 'messag'].map((term) => ({ term, weight: 2 })),
     aliases: [],
   };
-  // The shape of pytest's "check that my function raises ValueError with a specific error message":
-  // a short entry whose name says one of the words outscored the how-to that says them all.
+  // A short entry whose name says one of the question's words, and a how-to that says them all.
   const entry = candidate({ id: 'entry', headingPath: ['check_pending()'], text: 'Verify that all hooks which have not been verified against a hook specification are optional.' }, 1);
   const howTo = candidate({ id: 'how-to', headingPath: ['Assertions about expected exceptions'], text: 'Use pytest.raises to check that code raises ValueError, and match the error message.' }, 0.85);
 

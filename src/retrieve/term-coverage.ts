@@ -1,6 +1,6 @@
 import { round } from '../core/round.js';
 import type { Candidate, TermStats } from '../core/types.js';
-import { queryTerms, termsHeld } from '../lexical/analyze.js';
+import { dottedTerms, indexForm, queryTerms, termsHeld, wordParts, words } from '../lexical/analyze.js';
 import { replaceMarkdownLinks } from '../lexical/links.js';
 import { isStopWord } from '../lexical/stop-words.js';
 import type { DefinedAlias } from './aliases.js';
@@ -40,9 +40,13 @@ export async function coverageTerms(question: string, aliases: readonly DefinedA
   // Quoted values weigh 0: the asker's own names and data are left out, unless the question is nothing else.
   const own = queryTerms(question, isStopWord, 0);
   if (own.length === 0) return { terms: [], aliases: [] };
-  const { documents, documentFrequency } = await termStats(own.map(({ term }) => term));
+  // Term statistics take words as written and bring them to the index's form themselves: a
+  // term already in that form would be stemmed twice ("raises" → "rais" → "rai").
+  const written = [...new Set([...words(question), ...words(question).flatMap(wordParts), ...dottedTerms(question)])];
+  const { documents, documentFrequency } = await termStats(written);
+  const frequencies = new Map(written.map((word) => [indexForm(word), documentFrequency.get(word) ?? 0]));
   const idf = (term: string) => {
-    const frequency = documentFrequency.get(term) ?? 0;
+    const frequency = frequencies.get(term) ?? 0;
     return Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5));
   };
   return {
@@ -71,8 +75,8 @@ const AUTOLINK = /<https?:\/\/[^>\s]+>/g;
 /**
  * Weighs each passage by how much of the question its own text holds. BM25F saturates each
  * word and divides by length: a short API entry that says two of the question's words in its
- * name and one line can outscore the long how-to that says all of them ("check that my function
- * raises ValueError with a specific error message" found `check_pending()` first). The share
+ * name and one line can outscore the long guide that says all of them (libssh's threads chapter
+ * came third for "is it safe to use one ssh session from several threads"). The share
  * held (IDF-weighted, as `coveredShare` reads it) multiplies the fused score by
  * `(0.1 + 0.9 × share) ^ weight`: a coordination factor, as Lucene's classic scoring had,
  * softened by the weight. The order is re-sorted; a passage that falls says so in its trace.
