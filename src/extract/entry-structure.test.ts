@@ -24,6 +24,22 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
     expect(markdown).toMatch(/#### a\(Key\) -> term\(\)\n\nTypes:\n\nKey = term\(\)\n\nWhat a-1 does\./);
   });
 
+  it('reads the title of a note, tip or warning box (DocBook’s div.note > h3.title) as a line of the section it is in, not a section', () => {
+    const html = page(`<main><div class="sect2" id="DDL-PARTITIONING-OVERVIEW"><div class="titlepage"><h3 class="title">5.11.1. Overview</h3></div><p>Partitioning splits a table.</p>
+      <div class="note"><h3 class="title">Note</h3><p>Only for large tables.</p></div><p>More about partitions.</p></div>
+      <div class="sect2" id="DDL-PARTITIONING-DECLARATIVE"><div class="titlepage"><h3 class="title">5.11.2. Declarative Partitioning</h3></div>
+      <div class="warning"><h3 id="own-id">Warning</h3><p>A box that heads its own section keeps it.</p></div>
+      <div class="admonition tip"><h4>A much longer heading inside a tip box</h4><p>Long titles are sections.</p></div></div></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/ddl-partitioning.html');
+    expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['5.11.1. Overview', 'DDL-PARTITIONING-OVERVIEW'],
+      ['5.11.2. Declarative Partitioning', 'DDL-PARTITIONING-DECLARATIVE'],
+      ['Warning', 'own-id'],
+      ['A much longer heading inside a tip box', undefined],
+    ]);
+    expect(markdown).toMatch(/Partitioning splits a table\.\n\nNote:\n\nOnly for large tables\.\n\nMore about partitions\./);
+  });
+
   it('reads a heading whose id an earlier element has as part of the section before it (a link to the id goes there)', () => {
     const html = page('<main><h1>QByteArray</h1><h3 id="QByteArray">QByteArray::QByteArray(const QByteArray &amp;other)</h3><p>Constructs a copy of other.</p><h3 id="QByteArray">QByteArray::QByteArray()</h3><p>Constructs an empty byte array.</p></main>');
     const { headings, markdown } = extractHtml(html, 'https://d.example/qbytearray.html');

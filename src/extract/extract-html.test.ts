@@ -31,6 +31,22 @@ describe('extractHtml heading anchors', () => {
     expect(markdown).not.toContain('¶');
   });
 
+  it('cites the id the heading’s own permalink links to, when several ids mark the section (Django’s theme, Python’s index targets)', () => {
+    const html = page(`<div class="body" role="main"><div class="section" id="s-the-per-view-cache"><span id="the-per-view-cache"></span><h2>The per-view cache<a class="headerlink" href="#the-per-view-cache">¶</a></h2><p>Cache one view.</p></div>
+      <section id="module-uuid"><span id="index-0"></span><h2>uuid — UUID objects<a class="headerlink" href="#module-uuid">¶</a></h2><p>Make UUIDs.</p></section>
+      <section id="no-permalink"><span id="label"></span><h2>Without a permalink</h2><p>Text.</p></section>
+      <section id="elsewhere"><h2>Permalink elsewhere<a class="headerlink" href="#the-per-view-cache">¶</a></h2><p>Text.</p></section></div>`);
+    const { headings } = extractHtml(html, 'https://d.example/cache.html');
+    expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['The per-view cache', 'the-per-view-cache'],
+      ['uuid — UUID objects', 'module-uuid'],
+      // Without a permalink, the section's own id, as before.
+      ['Without a permalink', 'no-permalink'],
+      // A permalink to an id that does not mark this section is not this section's anchor.
+      ['Permalink elsewhere', 'elsewhere'],
+    ]);
+  });
+
   it('invents no anchor when the heading is not the first of the enclosing id-bearing element', () => {
     const html = page('<main><section id="s"><h2>First</h2><p>a</p><h3>Second</h3><p>b</p></section></main>');
     const { headings } = extractHtml(html, 'https://d.example/s.html');

@@ -10,7 +10,7 @@ import { applyGeneratorTransforms } from './generator-transforms.js';
 import { hoistHeadingsFromOrphanItems } from './orphan-items.js';
 import { sectionPreformattedTargets } from './preformatted-sections.js';
 import { detectGenerator } from './generators.js';
-import { collectPageAnchors, findSectionAnchor } from './heading-anchors.js';
+import { collectPageAnchors, findSectionAnchor, markPermalinks } from './heading-anchors.js';
 import { applyLimits, MAX_NESTING, MAX_WORD_CHARS } from './limits.js';
 import { selectMainContent } from './main-content.js';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown-converter.js';
@@ -57,6 +57,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const baseUrl = resolveBase($('base[href]').attr('href'), pageUrl);
   const anchors = collectPageAnchors($);
   const served = new Set(anchors);
+  markPermalinks($, served);
   const robots = robotsMeta($);
   // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
   const links = robots.nofollow ? [] : collectLinks($, baseUrl);

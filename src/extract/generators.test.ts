@@ -120,6 +120,23 @@ describe('extraction per documentation generator', () => {
     expect(result.anchors).toContain('g-hash-table-insert.parameters');
   });
 
+  it('Sphinx without a role=main body (Django’s theme): the element holding the page’s section is the content, not the banner or the sidebar', () => {
+    const html = `<html><head><title>Django’s cache framework — Django 3.2 documentation</title></head><body><div class="document"><div id="custom-doc" class="yui-t6">
+      <div id="hd"><h1><a href="../index.html">Django 3.2 documentation</a></h1><div id="global-nav"><a href="../index.html">Home</a> | <a href="../contents.html">Table of contents</a></div><div class="nav">« <a href="a.html">previous</a> | <a href="b.html">next</a> »</div></div>
+      <div id="bd"><div id="yui-main"><div class="yui-b"><div class="yui-g" id="topics-cache">
+      <div class="section" id="s-django-s-cache-framework"><span id="django-s-cache-framework"></span><h1>Django’s cache framework<a class="headerlink" href="#django-s-cache-framework">¶</a></h1><p>${'Caching saves the result of an expensive calculation. '.repeat(6)}</p>
+      <div class="section" id="s-the-per-view-cache"><span id="the-per-view-cache"></span><h2>The per-view cache<a class="headerlink" href="#the-per-view-cache">¶</a></h2><p>Cache the output of one view.</p></div></div>
+      </div></div></div><div class="yui-b" id="sidebar"><div class="sphinxsidebar" role="navigation"><h3>Table of contents</h3></div><h3>Last update:</h3><p>Nov 28, 2026</p></div></div>
+      <div id="ft"><div class="nav">« <a href="a.html">previous</a> | <a href="b.html">next</a> »</div></div></div></div></body></html>`;
+    const result = extractHtml(html, 'https://docs.example/topics/cache.html');
+    expect(result.title).toBe('Django’s cache framework');
+    expect(result.headings).toEqual([
+      { level: 1, text: 'Django’s cache framework', anchor: 'django-s-cache-framework' },
+      { level: 2, text: 'The per-view cache', anchor: 'the-per-view-cache' },
+    ]);
+    for (const chrome of ['Django 3.2 documentation', 'Table of contents', 'previous', 'Last update']) expect(result.markdown).not.toContain(chrome);
+  });
+
   it('Sphinx with the Read the Docs theme: .rst-content, breadcrumbs and footer buttons gone', () => {
     const html = `<html><body><nav class="wy-nav-side"><div class="wy-side-scroll"><a>Search docs</a><a href="a.html">Sidebar item</a></div></nav>
       <section class="wy-nav-content-wrap"><div class="wy-nav-content"><div class="rst-content"><div role="navigation" aria-label="Page navigation"><ul class="wy-breadcrumbs"><li><a href="index.html">Docs</a></li></ul></div>

@@ -32,7 +32,7 @@ export const GENERATORS: readonly GeneratorProfile[] = [
   {
     name: 'sphinx',
     matches: (generator, $) => /^(?:sphinx|docutils)/i.test(generator) || has('div.sphinxsidebar, a.headerlink, .wy-nav-content, .bd-article, #furo-main-content, .sphinxsidebarwrapper')($),
-    main: ['article.bd-article', 'article#furo-main-content', '#furo-main-content', 'div[itemprop=articleBody]', 'div.body[role=main]', 'div.body', '[role=main]', 'div.document', 'main'],
+    main: ['article.bd-article', 'article#furo-main-content', '#furo-main-content', 'div[itemprop=articleBody]', 'div.body[role=main]', 'div.body', '[role=main]', ':has(> div.section > h1)', ':has(> section > h1)', 'div.document', 'main'],
     chrome: [
       '.sphinxsidebar', '.related', 'div.footer', '.wy-nav-side', '.wy-breadcrumbs', '.rst-footer-buttons', '.rst-versions',
       '.sidebar-drawer', '.toc-drawer', '.related-pages', '.mobile-header', '.bd-header', '.bd-footer', '.bd-sidebar', '.bd-sidebar-primary',

@@ -78,13 +78,54 @@ function isNothing(node: AnyNode): boolean {
  * Returns undefined when the page gives it no id that was served: anchors are never invented.
  */
 export function findSectionAnchor(start: Element, served: ReadonlySet<string>, stopAt?: Element, options: { spanTargets?: boolean } = {}): string | undefined {
-  // A `<span id>` marks a heading (Sphinx labels) but, before a paragraph, is an index target (`index-12`).
-  const spanTargets = options.spanTargets ?? true;
-  const own = idOf(start);
-  if (own !== undefined && served.has(own)) return own;
+  const candidates = sectionAnchorCandidates(start, served, stopAt, options.spanTargets ?? true);
+  // Of the ids that mark the section, the one its own permalink ("¶") links to is the one the
+  // page means and readers copy: Django's theme wraps `<span id="x"><h2>…<a href="#x">¶</a>` in
+  // `<div class="section" id="s-x">`.
+  const permalink = start.attribs[PERMALINK_ATTRIBUTE];
+  if (permalink !== undefined && candidates.includes(permalink)) return permalink;
+  return candidates[0];
+}
 
-  const inner = innerTarget(start, spanTargets);
-  if (inner !== undefined && served.has(inner)) return inner;
+/** Where `markPermalinks` notes the target of a heading's own permalink. */
+export const PERMALINK_ATTRIBUTE = 'data-citedocs-permalink';
+
+/** The text of a permalink beside a heading: a pilcrow, a section sign, an arrow back to the top, a link glyph. */
+export const PERMALINK_TEXT = /^\s*[¶§⁋↑#🔗]+\s*$/u;
+
+/**
+ * Notes on each heading (and term) the served id its own permalink links to (`<a class="headerlink"
+ * href="#x">¶</a>`, or an empty link to `#x`), before chrome removal takes the permalinks away.
+ */
+export function markPermalinks($: CheerioAPI, served: ReadonlySet<string>): void {
+  for (const start of selectAll<AnyNode, Element>('h1, h2, h3, h4, h5, h6, dt', $.root().get(0)?.children ?? [])) {
+    for (const link of selectAll<AnyNode, Element>('a[href^="#"]', start)) {
+      const text = $(link).text();
+      if (!isBlankText(text) && !PERMALINK_TEXT.test(text)) continue;
+      const target = fragmentOf(link.attribs['href'] as string);
+      if (target !== undefined && served.has(target)) start.attribs[PERMALINK_ATTRIBUTE] = target;
+      break;
+    }
+  }
+}
+
+function fragmentOf(href: string): string | undefined {
+  try {
+    return decodeURIComponent(href.slice(1)) || undefined;
+  } catch {
+    return href.slice(1) || undefined;
+  }
+}
+
+/** Every served id that marks the section, in the order `findSectionAnchor` prefers them. */
+function sectionAnchorCandidates(start: Element, served: ReadonlySet<string>, stopAt: Element | undefined, spanTargets: boolean): string[] {
+  // A `<span id>` marks a heading (Sphinx labels) but, before a paragraph, is an index target (`index-12`).
+  const candidates: string[] = [];
+  const add = (id: string | undefined) => {
+    if (id !== undefined && served.has(id) && !candidates.includes(id)) candidates.push(id);
+  };
+  add(idOf(start));
+  add(innerTarget(start, spanTargets));
 
   const markers: Element[] = [];
   let current: Element = start;
@@ -95,7 +136,10 @@ export function findSectionAnchor(start: Element, served: ReadonlySet<string>, s
     if (!isFirstContent(current)) break;
     if (WRAPPERS.has(parent.name)) {
       const wrapperId = idOf(parent);
-      if (wrapperId !== undefined && served.has(wrapperId) && firstSectionStart(parent) === start) return wrapperId;
+      if (wrapperId !== undefined && served.has(wrapperId) && firstSectionStart(parent) === start) {
+        add(wrapperId);
+        break;
+      }
     }
     if (parent === stopAt) break;
     current = parent;
@@ -104,10 +148,9 @@ export function findSectionAnchor(start: Element, served: ReadonlySet<string>, s
     if (!spanTargets && marker.name === 'span') continue;
     // An index term's target (DocBook's `a.indexterm`) marks a word for the book's index, not a section.
     if (/\bindex/i.test(marker.attribs['class'] ?? '')) continue;
-    const id = idOf(marker);
-    if (id !== undefined && served.has(id)) return id;
+    add(idOf(marker));
   }
-  return undefined;
+  return candidates;
 }
 
 /** The first `<a id|name>` or `<span id>` inside the element: an empty target (Doxygen), one wrapping the title (LaTeX2HTML) or a permalink (Node.js). */

@@ -2,6 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
+import { PERMALINK_TEXT } from './heading-anchors.js';
 
 /**
  * Headings every generator can get wrong the same way, set right before a generator's own
@@ -9,6 +10,7 @@ import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
  * into the heading's words, one entry's signatures as several empty headings.
  */
 export function repairHeadings($: CheerioAPI, root: Element): void {
+  labelAdmonitionTitles($, root);
   labelRepeatedHeadings($, root);
   spaceBlocksInHeadings($, root);
   joinAdjacentSignatureHeadings($, root);
@@ -22,6 +24,30 @@ export function asPartLabel($: CheerioAPI, heading: Element): void {
   $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
 }
 
+
+/** A box set beside the text (DocBook's `div.note`, `div.warning`; `aside.admonition`; a callout). */
+const ADMONITION = /(?:^|\s)(?:note|tip|hint|warning|caution|important|attention|danger|error|admonition|callout|seealso)(?:\s|$)/i;
+/** The most words an admonition's title has: "Note", "Warning", "See Also", "Performance Tip". */
+const ADMONITION_TITLE_WORDS = 3;
+
+/**
+ * The title of a note, a tip or a warning box is its label, not a section: DocBook writes
+ * `<div class="note"><h3 class="title">Note</h3>`, a heading at the level of the sections around
+ * it, and every passage after it was under "Note" (PostgreSQL: 588 passages on 59 pages, some
+ * cited at an ancestor's anchor). Its first heading, when it is a short label, stays a line of
+ * the section the box is in. A box that heads a section of its own (an id on the heading) keeps it.
+ */
+function labelAdmonitionTitles($: CheerioAPI, root: Element): void {
+  for (const heading of selectAll<AnyNode, Element>('h1, h2, h3, h4, h5, h6', root)) {
+    const box = heading.parent;
+    if (box === null || box.type !== 'tag' || (box.name !== 'div' && box.name !== 'aside')) continue;
+    if (!ADMONITION.test(box.attribs['class'] ?? '') || heading.attribs['id'] !== undefined) continue;
+    if ($(box).children().first().get(0) !== heading) continue;
+    const text = $(heading).text().trim();
+    if (text === '' || text.split(/\s+/).length > ADMONITION_TITLE_WORDS) continue;
+    asPartLabel($, heading);
+  }
+}
 
 /** How often an id must recur on a page to be a template's label: once per entry, not a copy. */
 const TEMPLATE_ID_REPEATS = 3;
@@ -47,14 +73,12 @@ function labelRepeatedHeadings($: CheerioAPI, root: Element): void {
     seen.add(id);
     if (!earlier && (counts.get(id) ?? 0) < TEMPLATE_ID_REPEATS) continue;
     // Its permalinks ("¶", "↑") go with it: a label links nowhere.
-    for (const link of selectAll<AnyNode, Element>('a[href^="#"]', heading)) if (PERMALINK.test($(link).text())) $(link).remove();
+    for (const link of selectAll<AnyNode, Element>('a[href^="#"]', heading)) if (PERMALINK_TEXT.test($(link).text())) $(link).remove();
     if ($(heading).text().trim() === '') $(heading).remove();
     else asPartLabel($, heading);
   }
 }
 
-/** The text of a permalink beside a heading: a pilcrow, a section sign, an arrow back to the top, a link glyph. */
-const PERMALINK = /^\s*[¶§⁋↑#🔗]+\s*$/u;
 
 /**
  * A block inside a heading is a word apart from what comes before it: Erlang's
