@@ -21,6 +21,7 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   const root = main.get(0);
   if (root === undefined) return [];
   unrollEntryTables($, root, served);
+  unwrapPlaceholderEntries($, root);
   joinSignatureGroups(root, served);
   unwrapLayoutLists($, root);
   splitEntryLists($, root, served);
@@ -261,4 +262,31 @@ function escapeText(text: string): string {
 
 function escapeAttribute(text: string): string {
   return escapeText(text).replace(/"/g, '&quot;');
+}
+
+/**
+ * An entry with nothing to say, right under a heading, only registers a name for the section
+ * the heading starts: Django writes `<h2>The per-view cache</h2><dl><dt id="…cache_page">cache_page()</dt><dd></dd></dl>`
+ * and documents `cache_page` in the section's prose (335 sections on 50 pages). As an entry it
+ * took the section's whole body under "cache_page()", and the section had no passage of its
+ * own. Its name stays a line of the section; a name that is documented (its `<dd>` says
+ * something) or that follows other text is an entry.
+ */
+function unwrapPlaceholderEntries($: CheerioAPI, root: Element): void {
+  for (const list of selectAll<AnyNode, Element>('dl', root)) {
+    const items = $(list).children();
+    if (items.length !== 2 || items.get(0)?.name !== 'dt' || items.get(1)?.name !== 'dd') continue;
+    if (!isBlankText($(items.get(1)).text()) || $(items.get(1)).find('img, pre, table').length > 0) continue;
+    const previous = contentBefore(list);
+    if (previous === null || previous.type !== 'tag' || !/^h[1-6]$/.test((previous as Element).name)) continue;
+    $(list).replaceWith($('<p></p>').append($('<code></code>').text(cleanHeadingText($(items.get(0)).text()))));
+  }
+}
+
+/** The nearest node before this one that a reader sees (blank text, comments and empty targets skipped). */
+function contentBefore(node: AnyNode): AnyNode | null {
+  const holdsNothing = (candidate: AnyNode): boolean => (candidate.type === 'text' && isBlankText(candidate.data)) || candidate.type === 'comment' || isAnchorMarker(candidate);
+  let previous = node.prev;
+  while (previous !== null && holdsNothing(previous)) previous = previous.prev;
+  return previous;
 }

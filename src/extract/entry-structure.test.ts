@@ -40,6 +40,22 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
     expect(markdown).toMatch(/Partitioning splits a table\.\n\nNote:\n\nOnly for large tables\.\n\nMore about partitions\./);
   });
 
+  it('reads an empty entry right under a heading as a line of that section, not an entry that takes its body (Django’s placeholders)', () => {
+    const html = page(`<main><section id="the-per-view-cache"><h2>The per-view cache</h2><dl class="py function"><dt class="sig" id="cache.cache_page"><code>cache.cache_page</code>()</dt><dd></dd></dl>
+      <p>A more granular way to use the caching framework is by caching the output of individual views.</p>
+      <dl class="py function"><dt class="sig" id="cache.never_cache"><code>cache.never_cache</code>()</dt><dd></dd></dl>
+      <section id="low-level"><h2>The low-level cache API</h2><dl class="py function"><dt class="sig" id="cache.get">cache.get(key)</dt><dd><p>Fetch a key.</p></dd></dl></section></section></main>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/cache.html');
+    expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['The per-view cache', 'the-per-view-cache'],
+      // An empty entry after other text is still an entry; a documented one too.
+      ['cache.never_cache()', 'cache.never_cache'],
+      ['The low-level cache API', 'low-level'],
+      ['cache.get(key)', 'cache.get'],
+    ]);
+    expect(markdown).toMatch(/## The per-view cache\n\n`cache.cache_page\(\)`\n\nA more granular way/);
+  });
+
   it('reads a heading whose id an earlier element has as part of the section before it (a link to the id goes there)', () => {
     const html = page('<main><h1>QByteArray</h1><h3 id="QByteArray">QByteArray::QByteArray(const QByteArray &amp;other)</h3><p>Constructs a copy of other.</p><h3 id="QByteArray">QByteArray::QByteArray()</h3><p>Constructs an empty byte array.</p></main>');
     const { headings, markdown } = extractHtml(html, 'https://d.example/qbytearray.html');
