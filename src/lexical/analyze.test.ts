@@ -66,6 +66,14 @@ describe('lexical analysis', () => {
     expect(mayHoldTerm('three weeks', indexForm('days'))).toBe(false);
   });
 
+  it('keeps a function word the question writes in capitals as a keyword (OR, IS NULL, ON CONFLICT), not in a question all in capitals', () => {
+    expect(Object.keys(terms('filter rows with OR between two conditions'))).toContain('or');
+    expect(Object.keys(terms('insert a row ON CONFLICT do nothing'))).toEqual(expect.arrayContaining(['on', 'conflict']));
+    expect(Object.keys(terms('find rows where the column IS NULL'))).toEqual(expect.arrayContaining(['is', 'null']));
+    expect(Object.keys(terms('filter rows with or without a value'))).not.toContain('or');
+    expect(Object.keys(terms('HOW DO I CREATE AN INDEX'))).toEqual(['creat', 'index']);
+  });
+
   it('drops stop-words and question boilerplate from a question, unless nothing else is left', () => {
     expect(Object.keys(terms('How do I create an index?'))).toEqual(['creat', 'index']);
     expect(Object.keys(terms('how to use it'))).toEqual(['how', 'to', 'us', 'it']);

@@ -156,6 +156,19 @@ export function termsHeld(text: string, terms: ReadonlySet<string>): Set<string>
 
 /** The letters `mayHoldTerm` looks for: all but the last, which stemming may change. */
 const probeOf = (term: string): string => (term.length > 1 ? term.slice(0, -1) : term);
+/** A word written in capitals, two letters or more: how a question writes a keyword of a language. */
+const KEYWORD = /^\p{Lu}{2,}$/u;
+
+/**
+ * The words a question writes in capitals while the rest is in lower case: a function word
+ * written so is an operator or a keyword of a language ("filter with OR", "IS NULL", "ON
+ * CONFLICT"), never a stop-word. A question all in capitals has none.
+ */
+export function keywordsIn(text: string): Set<string> {
+  if (!/\p{Ll}/u.test(text)) return new Set();
+  return new Set(words(text).filter((word) => KEYWORD.test(word)));
+}
+
 /** Probes shorter than this occur in most texts: reading every word is then as quick. */
 const MIN_PROBE = 3;
 const SPACE = /\s/;
@@ -266,10 +279,11 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
     for (const match of span.matchAll(FLAG)) if (quotedWeight > 0) add(match[0].toLowerCase(), quotedWeight);
     return ' ';
   });
+  const keyword = keywordsIn(plain);
   for (const match of plain.matchAll(WORD)) {
     const terms = addWordTerms(match[0], []);
     all.push(...terms);
-    if (!isStopWord(match[0].toLowerCase())) for (const term of terms) add(term, 1);
+    if (!isStopWord(match[0].toLowerCase()) || keyword.has(match[0])) for (const term of terms) add(term, 1);
   }
   for (const term of dottedTerms(plain)) add(term, 1);
   if (weights.size === 0) for (const term of all) add(term, 1);

@@ -21,4 +21,9 @@ describe('keywords', () => {
   it('writes contractions out instead of keeping their pieces', () => {
     expect(keywords("print() output doesn't show up")).toEqual(['print', 'output', 'show', 'up']);
   });
+
+  it('keeps a function word written in capitals in a lower-case question: an operator or a keyword', () => {
+    expect(keywords('filter a queryset with an OR between two conditions')).toEqual(['filter', 'queryset', 'or', 'between', 'two', 'conditions']);
+    expect(keywords('HOW DO I CREATE AN INDEX')).toEqual(['create', 'index']);
+  });
 });

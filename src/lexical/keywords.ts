@@ -1,4 +1,4 @@
-import { expandContractions } from './analyze.js';
+import { expandContractions, keywordsIn } from './analyze.js';
 import { isStopWord } from './stop-words.js';
 
 /**
@@ -9,8 +9,10 @@ import { isStopWord } from './stop-words.js';
  * split of it does, without the whole name (PRF and follow-up queries measured no better with it).
  */
 export function keywords(question: string): string[] {
-  const unique = [...new Set(expandContractions(question).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
-  const meaningful = unique.filter((word) => !isStopWord(word));
+  const written = expandContractions(question);
+  const unique = [...new Set(written.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const keyword = new Set([...keywordsIn(written)].map((word) => word.toLowerCase()));
+  const meaningful = unique.filter((word) => !isStopWord(word) || keyword.has(word));
   // A question made only of common words ("how to use it") still searches for something.
   return meaningful.length > 0 ? meaningful : unique;
 }
