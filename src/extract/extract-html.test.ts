@@ -47,6 +47,19 @@ describe('extractHtml heading anchors', () => {
     ]);
   });
 
+  it('reads the id of a DocBook reference page whose name follows an empty title box and an index target', () => {
+    const html = page(`<div class="body" role="main"><div class="refentry" id="SQL-INSERT"><div class="titlepage"></div><a id="id-1.9.3.152.1" class="indexterm"></a><div class="refnamediv"><h2><span class="refentrytitle">INSERT</span></h2><p>INSERT — create new rows in a table</p></div>
+      <div class="refsect1" id="SQL-INSERT-DESCRIPTION"><h2>Description</h2><p>INSERT inserts new rows into a table.</p></div>
+      <div class="refsect1" id="OTHER"><div class="titlepage"><img src="x.png" alt="logo"></div><h2>After an image</h2><p>Text.</p></div></div></div>`);
+    const { headings } = extractHtml(html, 'https://d.example/sql-insert.html');
+    expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['INSERT', 'SQL-INSERT'],
+      ['Description', 'SQL-INSERT-DESCRIPTION'],
+      // A box that shows something is content: the heading after it is not the section's first.
+      ['After an image', undefined],
+    ]);
+  });
+
   it('invents no anchor when the heading is not the first of the enclosing id-bearing element', () => {
     const html = page('<main><section id="s"><h2>First</h2><p>a</p><h3>Second</h3><p>b</p></section></main>');
     const { headings } = extractHtml(html, 'https://d.example/s.html');

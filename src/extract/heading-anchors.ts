@@ -66,8 +66,13 @@ function isNothing(node: AnyNode): boolean {
   if (node.type === 'text') return isBlankText(node.data);
   if (node.type !== 'tag') return true;
   if (SKIPPABLE.has(node.name)) return true;
+  // An empty box (DocBook's `<div class="titlepage"></div>` before a reference page's name).
+  if (node.children.length === 0 && EMPTY_BOXES.has(node.name)) return true;
   return isAnchorMarker(node);
 }
+
+/** Elements that show nothing when they hold nothing (unlike an `img` or an `iframe`). */
+const EMPTY_BOXES = new Set(['div', 'span', 'p', 'section']);
 
 /**
  * The anchor of a section start (a heading, or an entry such as a `<dt>`), in the order
