@@ -21,7 +21,7 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   const root = main.get(0);
   if (root === undefined) return [];
   unrollEntryTables($, root, served);
-  unwrapPlaceholderEntries($, root);
+  unwrapPlaceholderEntries($, root, served);
   joinSignatureGroups(root, served);
   unwrapLayoutLists($, root);
   splitEntryLists($, root, served);
@@ -269,16 +269,18 @@ function escapeAttribute(text: string): string {
  * the heading starts: Django writes `<h2>The per-view cache</h2><dl><dt id="…cache_page">cache_page()</dt><dd></dd></dl>`
  * and documents `cache_page` in the section's prose (335 sections on 50 pages). As an entry it
  * took the section's whole body under "cache_page()", and the section had no passage of its
- * own. Its name stays a line of the section; a name that is documented (its `<dd>` says
- * something) or that follows other text is an entry.
+ * own. Its name stays a line of the section, when the section has an anchor of its own; a name
+ * that is documented (its `<dd>` says something) or that follows other text is an entry.
  */
-function unwrapPlaceholderEntries($: CheerioAPI, root: Element): void {
+function unwrapPlaceholderEntries($: CheerioAPI, root: Element, served: ReadonlySet<string>): void {
   for (const list of selectAll<AnyNode, Element>('dl', root)) {
     const items = $(list).children();
     if (items.length !== 2 || items.get(0)?.name !== 'dt' || items.get(1)?.name !== 'dd') continue;
     if (!isBlankText($(items.get(1)).text()) || $(items.get(1)).find('img, pre, table').length > 0) continue;
     const previous = contentBefore(list);
     if (previous === null || previous.type !== 'tag' || !/^h[1-6]$/.test((previous as Element).name)) continue;
+    // Only when the section has an anchor of its own to cite instead.
+    if (findSectionAnchor(previous as Element, served, root) === undefined) continue;
     $(list).replaceWith($('<p></p>').append($('<code></code>').text(cleanHeadingText($(items.get(0)).text()))));
   }
 }

@@ -29,13 +29,17 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
       <div class="note"><h3 class="title">Note</h3><p>Only for large tables.</p></div><p>More about partitions.</p></div>
       <div class="sect2" id="DDL-PARTITIONING-DECLARATIVE"><div class="titlepage"><h3 class="title">5.11.2. Declarative Partitioning</h3></div>
       <div class="warning"><h3 id="own-id">Warning</h3><p>A box that heads its own section keeps it.</p></div>
-      <div class="admonition tip"><h4>A much longer heading inside a tip box</h4><p>Long titles are sections.</p></div></div></main>`);
+      <div class="admonition tip"><h4>A much longer heading inside a tip box</h4><p>Long titles are sections.</p></div>
+      <div class="note" id="setup"><h3>Setup</h3><p>Install it.</p><h4 id="requirements">Requirements</h4><p>Node 20.</p></div></div></main>`);
     const { headings, markdown } = extractHtml(html, 'https://d.example/ddl-partitioning.html');
     expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
       ['5.11.1. Overview', 'DDL-PARTITIONING-OVERVIEW'],
       ['5.11.2. Declarative Partitioning', 'DDL-PARTITIONING-DECLARATIVE'],
       ['Warning', 'own-id'],
       ['A much longer heading inside a tip box', undefined],
+      // A box with headings of its own inside is a section, not a note.
+      ['Setup', 'setup'],
+      ['Requirements', 'requirements'],
     ]);
     expect(markdown).toMatch(/Partitioning splits a table\.\n\nNote:\n\nOnly for large tables\.\n\nMore about partitions\./);
   });
@@ -54,6 +58,15 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
       ['cache.get(key)', 'cache.get'],
     ]);
     expect(markdown).toMatch(/## The per-view cache\n\n`cache.cache_page\(\)`\n\nA more granular way/);
+  });
+
+  it('keeps an empty entry under a heading that has no anchor: the entry’s is the only one the section has', () => {
+    const html = page(`<main><h2>The per-view cache</h2><dl class="py function"><dt class="sig" id="cache.cache_page"><code>cache.cache_page</code>()</dt><dd></dd></dl><p>Cache the output of one view.</p></main>`);
+    const { headings } = extractHtml(html, 'https://d.example/cache.html');
+    expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['The per-view cache', undefined],
+      ['cache.cache_page()', 'cache.cache_page'],
+    ]);
   });
 
   it('reads a heading whose id an earlier element has as part of the section before it (a link to the id goes there)', () => {

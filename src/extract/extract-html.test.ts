@@ -35,7 +35,8 @@ describe('extractHtml heading anchors', () => {
     const html = page(`<div class="body" role="main"><div class="section" id="s-the-per-view-cache"><span id="the-per-view-cache"></span><h2>The per-view cache<a class="headerlink" href="#the-per-view-cache">¶</a></h2><p>Cache one view.</p></div>
       <section id="module-uuid"><span id="index-0"></span><h2>uuid — UUID objects<a class="headerlink" href="#module-uuid">¶</a></h2><p>Make UUIDs.</p></section>
       <section id="no-permalink"><span id="label"></span><h2>Without a permalink</h2><p>Text.</p></section>
-      <section id="elsewhere"><h2>Permalink elsewhere<a class="headerlink" href="#the-per-view-cache">¶</a></h2><p>Text.</p></section></div>`);
+      <section id="elsewhere"><h2>Permalink elsewhere<a class="headerlink" href="#the-per-view-cache">¶</a></h2><p>Text.</p></section>
+      <section id="with-top-link"><span id="top"></span><h2>Back to top <a href="#top">↑</a></h2><p>Text.</p></section></div>`);
     const { headings } = extractHtml(html, 'https://d.example/cache.html');
     expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
       ['The per-view cache', 'the-per-view-cache'],
@@ -44,6 +45,8 @@ describe('extractHtml heading anchors', () => {
       ['Without a permalink', 'no-permalink'],
       // A permalink to an id that does not mark this section is not this section's anchor.
       ['Permalink elsewhere', 'elsewhere'],
+      // "↑" goes back to the top: not the heading's own permalink.
+      ['Back to top', 'with-top-link'],
     ]);
   });
 

@@ -106,7 +106,8 @@ export function markPermalinks($: CheerioAPI, served: ReadonlySet<string>): void
   for (const start of selectAll<AnyNode, Element>('h1, h2, h3, h4, h5, h6, dt', $.root().get(0)?.children ?? [])) {
     for (const link of selectAll<AnyNode, Element>('a[href^="#"]', start)) {
       const text = $(link).text();
-      if (!isBlankText(text) && !PERMALINK_TEXT.test(text)) continue;
+      // "↑" goes back to the top of the page: no permalink of the heading's own.
+      if ((!isBlankText(text) && !PERMALINK_TEXT.test(text)) || text.includes('↑')) continue;
       const target = fragmentOf(link.attribs['href'] as string);
       if (target !== undefined && served.has(target)) start.attribs[PERMALINK_ATTRIBUTE] = target;
       break;

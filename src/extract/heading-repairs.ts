@@ -43,6 +43,8 @@ function labelAdmonitionTitles($: CheerioAPI, root: Element): void {
     if (box === null || box.type !== 'tag' || (box.name !== 'div' && box.name !== 'aside')) continue;
     if (!ADMONITION.test(box.attribs['class'] ?? '') || heading.attribs['id'] !== undefined) continue;
     if ($(box).children().first().get(0) !== heading) continue;
+    // A box with headings of its own inside is a section, not a note.
+    if (selectAll('h1, h2, h3, h4, h5, h6', box).length > 1) continue;
     const text = $(heading).text().trim();
     if (text === '' || text.split(/\s+/).length > ADMONITION_TITLE_WORDS) continue;
     asPartLabel($, heading);

@@ -72,6 +72,8 @@ describe('lexical analysis', () => {
     expect(Object.keys(terms('find rows where the column IS NULL'))).toEqual(expect.arrayContaining(['is', 'null']));
     expect(Object.keys(terms('filter rows with or without a value'))).not.toContain('or');
     expect(Object.keys(terms('HOW DO I CREATE AN INDEX'))).toEqual(['creat', 'index']);
+    // The first word in capitals is emphasis.
+    expect(Object.keys(terms('WHY is this query so slow'))).toEqual(['queri', 'slow']);
   });
 
   it('drops stop-words and question boilerplate from a question, unless nothing else is left', () => {

@@ -162,11 +162,12 @@ const KEYWORD = /^\p{Lu}{2,}$/u;
 /**
  * The words a question writes in capitals while the rest is in lower case: a function word
  * written so is an operator or a keyword of a language ("filter with OR", "IS NULL", "ON
- * CONFLICT"), never a stop-word. A question all in capitals has none.
+ * CONFLICT"), never a stop-word. A question all in capitals has none, nor its first word.
  */
 export function keywordsIn(text: string): Set<string> {
   if (!/\p{Ll}/u.test(text)) return new Set();
-  return new Set(words(text).filter((word) => KEYWORD.test(word)));
+  // The question's first word in capitals is emphasis ("WHY is this so slow").
+  return new Set(words(text).filter((word, position) => position > 0 && KEYWORD.test(word)));
 }
 
 /** Probes shorter than this occur in most texts: reading every word is then as quick. */
