@@ -8,6 +8,18 @@ export function replaceMarkdownLinks(text: string, replace: (linkText: string, t
   return text.replace(MARKDOWN_LINK, (_whole, linkText: string, target: string) => replace(linkText, target));
 }
 
+const AUTOLINK = /<https?:\/\/[^>\s]+>/g;
+
+/** Text without its autolinks (`<https://…>`): a URL is no words of the text. */
+export function withoutAutolinks(text: string): string {
+  return text.replace(AUTOLINK, ' ');
+}
+
+/** Text as a reader reads it: Markdown links keep their text, their targets and autolinks go. */
+export function withoutLinkTargets(text: string): string {
+  return withoutAutolinks(replaceMarkdownLinks(text, (linkText) => linkText));
+}
+
 /** The texts of a passage's Markdown links and images, in order. */
 export function markdownLinkTexts(text: string): string[] {
   return [...text.matchAll(MARKDOWN_LINK)].map((match) => match[1] as string);

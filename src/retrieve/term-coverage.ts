@@ -1,7 +1,7 @@
 import { round } from '../core/round.js';
 import type { Candidate, TermStats } from '../core/types.js';
 import { dottedTerms, indexForm, queryTerms, termsHeld, wordParts, words } from '../lexical/analyze.js';
-import { replaceMarkdownLinks } from '../lexical/links.js';
+import { withoutLinkTargets } from '../lexical/links.js';
 import { isStopWord } from '../lexical/stop-words.js';
 import type { DefinedAlias } from './aliases.js';
 
@@ -61,16 +61,19 @@ export async function coverageTerms(question: string, aliases: readonly DefinedA
  * section: every passage of the page or section shares those, and BM25F weighs them already.
  */
 export function coveredShare(candidate: Candidate, coverage: CoverageTerms): number {
-  const total = coverage.terms.reduce((sum, { weight }) => sum + weight, 0);
+  return shareOf(candidate, coverage, wantedTerms(coverage), totalWeight(coverage));
+}
+
+/** Every term a passage is looked at for: the question's and its aliases'. */
+const wantedTerms = (coverage: CoverageTerms): Set<string> => new Set([...coverage.terms.map(({ term }) => term), ...coverage.aliases.flatMap(({ terms }) => terms)]);
+const totalWeight = (coverage: CoverageTerms): number => coverage.terms.reduce((sum, { weight }) => sum + weight, 0);
+
+function shareOf(candidate: Candidate, coverage: CoverageTerms, wanted: ReadonlySet<string>, total: number): number {
   if (total === 0) return 1;
-  const wanted = new Set([...coverage.terms.map(({ term }) => term), ...coverage.aliases.flatMap(({ terms }) => terms)]);
-  const body = replaceMarkdownLinks(candidate.chunk.text, (text) => text).replace(AUTOLINK, ' ');
-  const held = termsHeld(`${candidate.chunk.headingPath.at(-1) ?? ''}\n${body}`, wanted);
+  const held = termsHeld(`${candidate.chunk.headingPath.at(-1) ?? ''}\n${withoutLinkTargets(candidate.chunk.text)}`, wanted);
   const holds = (term: string) => held.has(term) || coverage.aliases.some(({ of, terms }) => of.includes(term) && terms.some((alias) => held.has(alias)));
   return coverage.terms.reduce((sum, { term, weight }) => sum + (holds(term) ? weight : 0), 0) / total;
 }
-
-const AUTOLINK = /<https?:\/\/[^>\s]+>/g;
 
 /**
  * Weighs each passage by how much of the question its own text holds. BM25F saturates each
@@ -83,8 +86,10 @@ const AUTOLINK = /<https?:\/\/[^>\s]+>/g;
  */
 export function weighByCoverage(candidates: readonly Candidate[], coverage: CoverageTerms, options: CoverageOptions): Candidate[] {
   if (options.weight === 0 || coverage.terms.length === 0) return [...candidates];
+  const wanted = wantedTerms(coverage);
+  const total = totalWeight(coverage);
   const weighed = candidates.map((candidate) => {
-    const share = coveredShare(candidate, coverage);
+    const share = shareOf(candidate, coverage, wanted, total);
     if (share >= 1) return candidate;
     const factor = (LEAST_SHARE + (1 - LEAST_SHARE) * share) ** options.weight;
     const score = candidate.scores.fused * factor;

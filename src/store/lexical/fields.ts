@@ -1,7 +1,7 @@
 import type { Chunk, TextField } from '../../core/types.js';
 import { codeTerms, wordTerms } from '../../lexical/analyze.js';
 import { definedNames } from '../../lexical/defined-names.js';
-import { linkTarget, replaceMarkdownLinks } from '../../lexical/links.js';
+import { linkTarget, replaceMarkdownLinks, withoutAutolinks } from '../../lexical/links.js';
 
 /**
  * The fields a chunk is indexed under. Documentation has structure that plain BM25 over the
@@ -21,7 +21,6 @@ export interface ChunkFields {
 
 const FENCE = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:^\1[^\n]*$|(?![\s\S]))/gm;
 const INLINE_CODE = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
-const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 const HEADING_LINE = /^#{1,6}\s.*$/gm;
 
 /** Splits a chunk into its fields' terms and collects its link targets. */
@@ -37,7 +36,7 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
     if (resolved !== undefined) links.add(resolved);
     return text;
   });
-  prose = prose.replace(AUTOLINK, ' ');
+  prose = withoutAutolinks(prose);
   prose = prose.replace(INLINE_CODE, (_whole, _ticks: string, body: string) => {
     code.push(body);
     return ' ';
