@@ -26,6 +26,7 @@ describe('default library names and versions', () => {
     ['CMake 3.25.1 Documentation', 'cmake'],
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
+    ['http://127.0.0.1:8883/go_spec.html', undefined],
   ])('names a site on an address by its title %s: %s', (title, expected) => {
     expect(libraryNameFromTitle(title)).toBe(expected);
   });

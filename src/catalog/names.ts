@@ -32,10 +32,11 @@ const FOLDER_LISTING = /^(?:directory listing for|index of)\s+\//i;
 /**
  * "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" →
  * gnuplot, "git(1) Manual Page" → git, "SQLite Home Page" → sqlite, "Crate proc_macro2" →
- * proc-macro2, "JUnit 4.13.2 API" → junit; undefined for a folder listing.
+ * proc-macro2, "JUnit 4.13.2 API" → junit; undefined for a folder listing or a URL (a page without a title).
  */
 export function libraryNameFromTitle(title: string): string | undefined {
-  if (FOLDER_LISTING.test(title.trim())) return undefined;
+  // A page without a title is titled by its URL, which names no library.
+  if (FOLDER_LISTING.test(title.trim()) || /^[a-z][a-z\d+.-]*:\/\/\S+$/i.test(title.trim())) return undefined;
   const first = title
     .split(/\s[-–—|:]\s|:\s|\s\|\s/)[0]
     // A man page's section, `git(1)`, is no part of the name.
