@@ -37,11 +37,20 @@ function inEntryHeading(element: Element): boolean {
   return false;
 }
 
+/** Class names of an empty element that only draws a separator. */
+const SEPARATOR_CLASS = /(?:^|\s)(?:sep|separator|divider|breadcrumb-separator)(?:\s|$)/i;
+
 /** Removes the chrome inside `main` in place. */
 export function removeInnerChrome($: CheerioAPI, main: Cheerio<Element>): void {
   const root = main.get(0);
   if (root === undefined) return;
   for (const element of selectAll(INNER_CHROME.join(','), root)) removeKeepingTargets($, element);
+  // A separator the style sheet draws (gi-docgen's `Widget<span class="sep"></span>grab_focus`
+  // shows "Widget ▸ grab_focus") is a space: without it the words on either side are one.
+  for (const element of selectAll('span, i', root)) {
+    const drawn = SEPARATOR_CLASS.test(element.attribs['class'] ?? '') || element.attribs['role'] === 'separator';
+    if (drawn && element.children.length === 0) $(element).replaceWith(' ');
+  }
   // Inline styles that hide a block: widgets, not documentation. Headings stay: a hidden
   // pseudo-heading still names the entry its anchor marks.
   $(selectAll('[style]', root)).each((_, element) => {

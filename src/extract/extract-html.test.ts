@@ -307,6 +307,33 @@ describe('extractHtml main content', () => {
     expect([result.title, result.siteName]).toEqual([expected, site]);
   });
 
+  it.each([
+    ['Gtk &ndash; 4.0: Migrating from GTK 3.x to GTK 4', 'Migrating from GTK 3.x to GTK 4', 'Gtk 4.0'],
+    ['Pango &ndash; 1.0: Rendering with Pango', 'Rendering with Pango', 'Pango 1.0'],
+    ['Gtk &ndash; 4.0', 'Gtk', '4.0'],
+  ])('reads the page after "site – version:" in <title> (gi-docgen): %s', (title, expected, site) => {
+    const result = extractHtml(page('<div><h2>Sub</h2><p>Body</p></div>', `<title>${title}</title>`), 'https://d.example/docs/p.html');
+    expect([result.title, result.siteName]).toEqual([expected, site]);
+  });
+
+  it('reads an empty separator the style sheet draws as a space between the words it separates (gi-docgen)', () => {
+    const html = page('<section id="main"><h1><a href="index.html">Gtk</a><span class="sep"></span><a href="class.Widget.html">Widget</a><span class="sep"></span>grab_focus</h1><p>Causes widget to have the keyboard focus.</p><p>One<span class="x"></span>word.</p></section>', '<title>Gtk.Widget.grab_focus</title>');
+    const { title, headings, markdown } = extractHtml(html, 'https://d.example/method.Widget.grab_focus.html');
+    expect(headings[0]?.text).toBe('Gtk Widget grab_focus');
+    expect(title).toBe('Gtk.Widget.grab_focus');
+    expect(markdown).toContain('Oneword.');
+  });
+
+  it.each([
+    ['<h1>Class Type</h1>', 'petsc4py.PETSc.KSP.Type', 'petsc4py.PETSc.KSP.Type'],
+    ['<h1><a href="index.html">Gtk</a><span class="sep"></span><a href="class.Window.html">Window</a>:hide-on-close</h1>', 'Gtk.Window:hide-on-close', 'Gtk.Window:hide-on-close'],
+    ['<h1><a href="index.html">Gtk</a><span class="sep"></span><a href="class.Entry.html">Entry</a>::activate</h1>', 'Gtk.Entry::activate', 'Gtk.Entry::activate'],
+    ['<h1>Class Type</h1>', 'Tutorial: Type', 'Class Type'],
+  ])('titles the page by the qualified name in <title> that its h1 ends with: %s, <title> %s', (h1, documentTitle, expected) => {
+    const { title } = extractHtml(page(`<main>${h1}<p>Body.</p></main>`, `<title>${documentTitle}</title>`), 'https://d.example/p.html');
+    expect(title).toBe(expected);
+  });
+
   it('keeps an anchored h1 that repeats the part of <title> with a site word as the page title and heading ("Writing Your Docs - MkDocs")', () => {
     const html = page('<div role="main"><h1 id="writing-your-docs">Writing your docs</h1><p>How to lay out your files.</p><h2 id="file-layout">File layout</h2><p>Body.</p></div>', '<title>Writing Your Docs - MkDocs</title>');
     const { title, headings, markdown } = extractHtml(html, 'https://d.example/user-guide/writing-your-docs.html');

@@ -18,6 +18,9 @@ export interface TitleParts {
 /** Words that name a site or a book rather than a page: "pytest documentation", "Postfix manual", "hiro 1.1.1". */
 const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|reference manual|wiki|sdk|help center)\b|\bv?\d+\.\d+(?:\.\d+)*\b/i;
 
+/** A version, a colon, and the page's name: "4.0: Migrating from GTK 3.x to GTK 4". */
+const VERSION_THEN_PAGE = /^(v?\d+(?:\.\d+)*):\s+(\S.*)$/;
+
 /** A name in title case that ends the way a book's does: "GLib Reference Manual", "GTK+ 3 Reference Manual", "Foo Documentation"; not "how to use this guide". */
 const BOOK_NAME = /^(?:[\p{Lu}\p{N}][\p{L}\p{N}+#.'-]*\s+)+(?:Manual|Documentation|Docs|Handbook|Guide|Reference)$/u;
 
@@ -36,6 +39,10 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
     if (index <= 0) continue;
     const before = full.slice(0, index).trim();
     const after = full.slice(index + separator.length).trim();
+    // gi-docgen's "Gtk – 4.0: Running and debugging GTK Applications": the site and its version,
+    // then the page after a colon.
+    const versioned = siteName === '' ? VERSION_THEN_PAGE.exec(after) : null;
+    if (versioned?.[1] !== undefined && versioned[2] !== undefined) return { page: versioned[2].trim(), site: `${before} ${versioned[1]}` };
     const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
     const named = siteName !== '' && same(beforeIsSite ? before : after, siteName) ? { named: true as const } : {};
     return beforeIsSite ? { page: after, site: before, ...named } : { page: before, site: after, ...named };
@@ -87,10 +94,14 @@ function isGeneric(heading: string): boolean {
   return GENERIC_HEADING.test(heading);
 }
 
-/** Whether `title` is a qualified name ending in the heading's last word: `pkg.mod.Type` for "Class Type". */
+/**
+ * Whether `title` is a qualified name ending in the heading's last word: `pkg.mod.Type` for
+ * "Class Type", GObject's `Gtk.Window:hide-on-close` (a property) and `Gtk.Entry::activate` (a
+ * signal) for "Gtk Window:hide-on-close".
+ */
 function qualifies(title: string, heading: string): boolean {
   const last = heading.split(/\s+/).at(-1) ?? '';
-  return /^[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)+$/u.test(title) && last !== '' && title.endsWith(last) && title !== heading;
+  return /^[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::?)[\p{L}_][\p{L}\p{N}_-]*)+$/u.test(title) && last !== '' && title.endsWith(last) && title !== heading;
 }
 
 /**
