@@ -24,6 +24,7 @@ describe('default library names and versions', () => {
     ['Package Control Documentation', 'package-control'],
     ['JUnit 4.13.2 API', 'junit'],
     ['CMake 3.25.1 Documentation', 'cmake'],
+    ['Flask Documentation (2.2.x)', 'flask'],
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
     ['http://127.0.0.1:8883/go_spec.html', undefined],

@@ -44,7 +44,8 @@ export function libraryNameFromTitle(title: string): string | undefined {
     // What a generator calls the one thing documented: rustdoc's "Crate serde", pkgsite's "package http".
     .replace(/^\s*(?:crate|package|module)\s+(?=\S+\s*$)/i, '')
     .replace(/\b(documentation|docs|manual|reference|guide|api|home|page|welcome to|the)\b/gi, ' ')
-    .replace(/\bv?\d+(\.\d+)*\b/g, ' ')
+    // A version, also a series ("2.2.x").
+    .replace(/\bv?\d+(\.\d+)*(?:\.x)?\b/gi, ' ')
     .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')
     .trim();
   if (first === undefined || first === '') return undefined;
