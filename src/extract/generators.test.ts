@@ -23,6 +23,39 @@ describe('extraction per documentation generator', () => {
   });
 
 
+  it('Scaladoc: a member is cited at a target before it, not at a type its signature links and names', () => {
+    const member = (first: string, second: string, name: string, comment: string) => `<li name="scala.collection.TraversableLike#${name}" visbl="pub">
+      <a id="${first}"></a>
+      <a id="${second}"></a>
+      <h4 class="signature"><span class="modifier_kind"><span class="kind">def</span></span>
+      <span class="symbol"><span class="name">${name}</span><span class="params">(<span name="p">p: (<span class="extype" name="scala.collection.immutable.List.A">A</span>) ⇒ <a href="../../Boolean.html" class="extype" name="scala.Boolean">Boolean</a></span>)</span><span class="result">: <a href="" class="extype" name="scala.collection.immutable.List">List</a>[A]</span></span></h4>
+      <span class="permalink"><a href="../../../index.html#scala.collection.immutable.List@${first}" title="Permalink" target="_top"><img src="../../../lib/permalink.png" alt="Permalink" /></a></span>
+      <p class="shortcomment cmt">${comment}</p></li>`;
+    const html = `<html><head><title>List</title></head><body><div id="definition"><h1>List</h1></div><div id="template"><div id="allMembers"><div id="values" class="values members"><h3>Concrete Value Members</h3><ol>
+      ${member('partition(p:A=&gt;Boolean):(Repr,Repr)', 'partition((A)⇒Boolean):(List[A],List[A])', 'partition', 'Partitions this collection in two according to a predicate.')}
+      ${member('filter(p:A=&gt;Boolean):Repr', 'filter((A)⇒Boolean):List[A]', 'filter', 'Selects all elements which satisfy a predicate.')}
+      </ol></div></div></div></body></html>`;
+    const { headings } = extractHtml(html, 'https://d.example/scala/collection/immutable/List.html');
+    const anchors = headings.filter((heading) => heading.text.startsWith('def')).map((heading) => heading.anchor);
+    expect(anchors).toEqual(['partition((A)⇒Boolean):(List[A],List[A])', 'filter((A)⇒Boolean):List[A]']);
+  });
+
+  it('cites a heading with a run of targets before it at the nearest: an older name or the whole list comes first (SQLite, GLib\'s index)', () => {
+    const html = `<html><head><title>Download</title></head><body><h1>Download</h1><p>Get the code.</p>
+      <a name="cvs"></a><a name="srctree"></a><h2>Source Code Repositories</h2><p>The repository is Fossil.</p>
+      <a name="idx"></a><a name="idxA"></a><h3>A</h3><p>Entries.</p></body></html>`;
+    const { headings } = extractHtml(html, 'https://d.example/download.html');
+    expect(headings.slice(1).map((heading) => heading.anchor)).toEqual(['srctree', 'idxA']);
+  });
+
+  it('an id on a link to another page stays a target (Apache\'s module index marks each letter so)', () => {
+    const html = `<html><head><title>Modules</title></head><body><div id="page-content"><h1>Modules</h1><p>All modules.</p><dl>
+      <dt><a id="A" name="A" href="mod_access_compat.html">mod_access_compat</a></dt><dd>Group authorizations based on host.</dd>
+      <dt><a id="B" name="B" href="mod_brotli.html">mod_brotli</a></dt><dd>Compress content with Brotli.</dd></dl></div></body></html>`;
+    const { headings } = extractHtml(html, 'https://d.example/mod/index.html');
+    expect(headings.filter((heading) => heading.text.startsWith('mod_')).map((heading) => heading.anchor)).toEqual(['A', 'B']);
+  });
+
   it('Docusaurus: content in .theme-doc-markdown, ids on headings, zero-width hash links dropped', () => {
     const html = `<html><body><nav class="navbar"><a href="/">Search docs</a></nav><div class="main-wrapper"><aside class="theme-doc-sidebar-container"><ul class="menu"><li><a href="/docs/a">Sidebar item</a></li></ul></aside>
       <main class="docMainContainer"><div class="row"><div class="col docItemCol"><article><nav class="theme-doc-breadcrumbs" aria-label="Breadcrumbs"><a href="/">Home</a></nav>

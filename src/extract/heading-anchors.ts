@@ -165,10 +165,22 @@ function innerTarget(start: Element, spanTargets: boolean): string | undefined {
   while (stack.length > 0) {
     const node = stack.pop() as AnyNode;
     if (node.type !== 'tag') continue;
-    if ((node.name === 'a' || (spanTargets && node.name === 'span')) && idOf(node) !== undefined) return idOf(node);
+    if ((node.name === 'a' || (spanTargets && node.name === 'span')) && idOf(node) !== undefined && !onlyNamesItsLink(node)) return idOf(node);
     for (let index = node.children.length - 1; index >= 0; index -= 1) stack.push(node.children[index] as AnyNode);
   }
   return undefined;
+}
+
+/**
+ * A link to another page (or to this one's top, `href=""`) that has a `name` and no `id`: the
+ * name is the generator's note of what it links to, not a target. Scaladoc's signatures name
+ * each type they link (`<a href="../../Boolean.html" name="scala.Boolean">`), LaTeX2HTML's index
+ * each entry (`<a name="tex2html663" href="node123.html#…">`). An `id` on such a link stays a
+ * target: Apache's module index marks each letter so (`<a id="A" name="A" href="mod_…">`).
+ */
+function onlyNamesItsLink(element: Element): boolean {
+  const href = element.attribs['href'];
+  return element.name === 'a' && href !== undefined && !href.trim().startsWith('#') && !element.attribs['id'];
 }
 
 /**
@@ -177,6 +189,9 @@ function innerTarget(start: Element, spanTargets: boolean): string | undefined {
  * (`<p>text <a name="x"></a><hr><p><b>x</b>`: the `<hr>` closes the paragraph around the target).
  */
 function collectPrecedingMarkers(element: Element, into: Element[]): void {
+  // Nearest first: an author who renames a section puts its new target nearest and keeps the old
+  // one before it (SQLite's `<a name="cvs"></a><a name="srctree"></a><h2>`); a target before
+  // both may mark the whole list (GLib's index: `<a name="idx"></a><a name="idxA"></a><h3>A`).
   const previous = collectMarkersBackFrom(element.prev, into, () => true);
   // Only the legacy `<a name>` there, the form hand-written pages leave before a heading: a
   // paragraph that ends in `<span id>`s holds index entries for its own words (texinfo's
