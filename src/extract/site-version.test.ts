@@ -9,6 +9,7 @@ describe('the version a page says its documentation is of', () => {
     ['<title>PostgreSQL 15.20 Documentation</title>', '15.20'],
     ['<title>3.11.2 Documentation</title>', '3.11.2'],
     ['<title>Guide - Widgetlib v2.0.0-rc1 docs</title>', '2.0.0-rc1'],
+    ['<title>Scala Standard Library 2.11.12</title>', '2.11.12'],
   ])('reads it from the site’s part of <title>: %s → %s', (head, expected) => {
     expect(versionOf(head)).toBe(expected);
   });
@@ -43,6 +44,11 @@ describe('the version a page says its documentation is of', () => {
 const siteNameOf = (head: string, body = '<main><h1>Introduction</h1><p>Text.</p></main>') => extractHtml(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, 'https://d.example/index.html').siteName;
 
 describe('the name a page gives its site', () => {
+  it('reads gi-docgen’s library version, not its API version', () => {
+    const sidebar = '<nav class="sidebar"><div class="section namespace"><h3><a href="index.html">Gtk</a></h3><p>API Version: 4.0</p><p>Library Version: 4.8.3</p></div></nav>';
+    expect(versionOf('<title>Gtk &ndash; 4.0</title>', `${sidebar}<main><h1>Gtk</h1><p>Text.</p></main>`)).toBe('4.8.3');
+  });
+
   it('is the site’s part of <title>, not the page’s own ("Introduction")', () => {
     expect(siteNameOf('<title>CMake Reference Documentation — CMake 3.25.1 Documentation</title>')).toBe('CMake 3.25.1 Documentation');
     expect(siteNameOf('<title>Fixtures — pytest documentation</title>')).toBe('pytest documentation');

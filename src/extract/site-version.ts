@@ -7,7 +7,7 @@ const RELEASE = /(?<![\p{L}\p{N}./])v?(\d+\.\d+(?:\.\d+)?(?:-?(?:rc|a|b|alpha|be
 /** A date written with dots (12.03.2024) is no release. */
 const DOTTED_DATE = /^\d{1,2}\.\d{1,2}\.\d{4}$/;
 /** Words that say a title names documentation as a whole, not one of its pages. */
-const DOCUMENTATION_WORDS = /\b(?:documentation|docs|manual|handbook|reference|user guide|api)\b/i;
+const DOCUMENTATION_WORDS = /\b(?:documentation|docs|manual|handbook|reference|user guide|api|standard library)\b/i;
 /** Where generators print the version they document: Doxygen's PROJECT_NUMBER, rustdoc's crate version. */
 const VERSION_ELEMENTS = ['#projectnumber', '.sidebar-crate .version', 'nav.sidebar .version'];
 /** Where they print a sentence that holds it: DocBook's and gtk-doc's `releaseinfo` ("for GLib 2.74.6"). */
@@ -45,6 +45,12 @@ function generatorVersion($: CheerioAPI): string | undefined {
     const text = cleanHeadingText($(selector).first().text()).replace(/^version\s*/i, '');
     const found = RELEASE.exec(text);
     if (found !== null && found[0].length === text.length) return found[1];
+  }
+  // gi-docgen's sidebar: "API Version: 4.0" (the namespace's), then "Library Version: 4.8.3".
+  for (const element of $('.namespace p').toArray()) {
+    const text = cleanHeadingText($(element).text());
+    const found = /^library version:?\s*/i.test(text) ? RELEASE.exec(text) : null;
+    if (found?.[1] !== undefined) return found[1];
   }
   for (const selector of RELEASE_SENTENCES) {
     const found = notADate(RELEASE.exec(cleanHeadingText($(selector).first().text()))?.[1]);
