@@ -26,6 +26,25 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'qdoc') qdoc($, root);
   if (generator === 'haddock') haddock($, root);
   if (generator === 'scribble') scribble($, root);
+  if (generator === 'scaladoc') scaladoc($, root);
+}
+
+/**
+ * Scaladoc shows a member's first sentence (`p.shortcomment`) until the reader opens its whole
+ * comment (`div.fullcomment`), which starts with the same sentence: it was every member's text
+ * twice. Each member's "Definition Classes" (the traits it is inherited through) is navigation.
+ */
+function scaladoc($: CheerioAPI, root: Element): void {
+  for (const short of selectAll<AnyNode, Element>('p.shortcomment', root)) {
+    const parent = short.parent;
+    if (parent !== null && selectAll('div.fullcomment div.comment', parent).length > 0) $(short).remove();
+  }
+  for (const term of selectAll<AnyNode, Element>('dl.attributes > dt', root)) {
+    if ($(term).text().trim() !== 'Definition Classes') continue;
+    const next = $(term).next();
+    if (next.is('dd')) next.remove();
+    $(term).remove();
+  }
 }
 
 /**

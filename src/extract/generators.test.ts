@@ -40,6 +40,30 @@ describe('extraction per documentation generator', () => {
     expect(anchors).toEqual(['partition((A)⇒Boolean):(List[A],List[A])', 'filter((A)⇒Boolean):List[A]']);
   });
 
+  it('Scaladoc: a member\'s first sentence once, no member filter, companion toggle, related links or inherited-through list', () => {
+    const html = `<html><head><title>List - Scala Standard Library 2.11.12 - scala.collection.immutable.List</title><script type="text/javascript" src="../../../lib/template.js"></script></head><body class="type">
+      <div id="definition"><a href="List$.html" title="See companion object"><img alt="Class/Object" src="../../../lib/class_to_object_big.png" /></a>
+      <p id="owner"><a href="../../package.html" class="extype" name="scala">scala</a>.<a href="package.html" class="extype" name="scala.collection.immutable">immutable</a></p>
+      <h1><a href="List$.html" title="See companion object">List</a></h1><h3><span class="morelinks"><div>Related Docs: <a href="List$.html">object List</a> | <a href="package.html">package immutable</a></div></span></h3></div>
+      <h4 id="signature" class="signature"><span class="kind">class</span> <span class="name">List</span></h4>
+      <div id="comment" class="fullcommenttop"><div class="comment cmt"><p>A class for immutable linked lists.</p></div>
+      <div class="toggleContainer block"><span class="toggle">Linear Supertypes</span><div class="superTypes hiddenContent"><a href="../Seq.html">Seq</a></div></div></div>
+      <div id="mbrsel"><div id="order"><span class="filtertype">Ordering</span><ol><li class="alpha in"><span>Alphabetic</span></li><li class="inherit out"><span>By Inheritance</span></li></ol></div></div>
+      <div id="template"><div id="allMembers"><div id="values" class="values members"><h3>Concrete Value Members</h3><ol>
+      <li name="scala.collection.TraversableLike#partition" visbl="pub"><a id="partition(p:A=&gt;Boolean):(Repr,Repr)"></a><a id="partition((A)⇒Boolean):(List[A],List[A])"></a>
+      <h4 class="signature"><span class="kind">def</span> <span class="name">partition</span></h4>
+      <p class="shortcomment cmt">Partitions this traversable collection in two according to a predicate.</p><div class="fullcomment"><div class="comment cmt"><p>Partitions this traversable collection in two according to a predicate.</p></div>
+      <dl class="attributes block"><dt>Definition Classes</dt><dd><a href="../TraversableLike.html">TraversableLike</a> → <a href="../GenTraversableLike.html">GenTraversableLike</a></dd><dt>Since</dt><dd><p>2.8</p></dd></dl></div></li>
+      </ol></div></div></div></body></html>`;
+    const { markdown, title, siteVersion } = extractHtml(html, 'https://d.example/scala/collection/immutable/List.html');
+    expect(title).toBe('scala.collection.immutable.List');
+    expect(siteVersion).toBe('2.11.12');
+    expect(markdown.match(/Partitions this traversable collection/g)).toHaveLength(1);
+    expect(markdown).toContain('A class for immutable linked lists.');
+    expect(markdown).toContain('Since');
+    for (const control of ['Alphabetic', 'Ordering', 'Related Docs', 'Definition Classes', 'TraversableLike', 'Class/Object', 'Linear Supertypes']) expect(markdown).not.toContain(control);
+  });
+
   it('cites a heading with a run of targets before it at the nearest: an older name or the whole list comes first (SQLite, GLib\'s index)', () => {
     const html = `<html><head><title>Download</title></head><body><h1>Download</h1><p>Get the code.</p>
       <a name="cvs"></a><a name="srctree"></a><h2>Source Code Repositories</h2><p>The repository is Fossil.</p>

@@ -167,6 +167,17 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     chrome: ['div.navsettop', 'div.navsetbottom', 'div.tocset', 'div.versionbox'],
   },
   {
+    // Scaladoc 2 (Scala 2's API docs): no generator tag; a type's page is a #definition (the
+    // type's name and comment) and a #template (its members). The member filter (#mbrsel: "Ordering
+    // Alphabetic By Inheritance … Hide All Show All"), the companion toggle, the package path and
+    // "Related Docs" are controls; the supertypes and subclasses are hidden lists of links; each
+    // permalink points into the frameset.
+    name: 'scaladoc',
+    matches: (_generator, $) => has('body > #definition')($) && has('#template')($) && has('script[src$="template.js"]')($),
+    main: ['body'],
+    chrome: ['#mbrsel', '#definition > a', '#owner', '#definition > h3:has(.morelinks)', 'span.permalink', '.toggleContainer'],
+  },
+  {
     // Qt's qdoc: no generator tag; its header (#qtdocheader) holds the breadcrumb and version.
     name: 'qdoc',
     matches: (_generator, $) => has('#qtdocheader')($),
