@@ -27,6 +27,15 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'haddock') haddock($, root);
   if (generator === 'scribble') scribble($, root);
   if (generator === 'scaladoc') scaladoc($, root);
+  if (generator === 'texinfo') texinfo($, root);
+}
+
+/**
+ * A Texinfo definition names its category before the name ("Function: gammafn (x)"); one with
+ * none (Octave's `@deftypefn {} {} any (x)`) leaves its ": " at the start of the entry's heading.
+ */
+function texinfo($: CheerioAPI, root: Element): void {
+  for (const category of selectAll<AnyNode, Element>('dt > span.category', root)) if (/^[\s:]*$/.test($(category).text())) $(category).remove();
 }
 
 /**

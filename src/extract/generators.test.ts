@@ -64,6 +64,18 @@ describe('extraction per documentation generator', () => {
     for (const control of ['Alphabetic', 'Ordering', 'Related Docs', 'Definition Classes', 'TraversableLike', 'Class/Object', 'Linear Supertypes']) expect(markdown).not.toContain(control);
   });
 
+  it('Texinfo: a definition without a category starts with its name, one with a category keeps it', () => {
+    const html = `<html><head><meta name="Generator" content="makeinfo"><title>Finding Elements (GNU Octave (version 7.3.0))</title></head><body>
+      <div class="section" id="Finding-Elements"><h3 class="section">16.1 Finding Elements</h3><p>The functions below test a matrix.</p>
+      <dl class="def"><dt id="index-any"><span class="category">: </span><span><strong>any</strong> <em>(<var>x</var>)</em><a href='#index-any' class='copiable-anchor'> &para;</a></span></dt><dd><p>Return true if any element is nonzero.</p></dd></dl>
+      <dl class="def"><dt id="index-gammafn"><span class="category">Function: </span><span><em>double</em> <strong>gammafn</strong> <em>(double <var>x</var>)</em></span></dt><dd><p>The gamma function.</p></dd></dl></div></body></html>`;
+    const { headings } = extractHtml(html, 'https://d.example/Finding-Elements.html');
+    expect(headings.map((heading) => [heading.text, heading.anchor]).slice(1)).toEqual([
+      ['any (x)', 'index-any'],
+      ['Function: double gammafn (double x)', 'index-gammafn'],
+    ]);
+  });
+
   it('cites a heading with a run of targets before it at the nearest: an older name or the whole list comes first (SQLite, GLib\'s index)', () => {
     const html = `<html><head><title>Download</title></head><body><h1>Download</h1><p>Get the code.</p>
       <a name="cvs"></a><a name="srctree"></a><h2>Source Code Repositories</h2><p>The repository is Fossil.</p>
