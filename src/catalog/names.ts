@@ -43,7 +43,11 @@ export function libraryNameFromTitle(title: string): string | undefined {
     ?.replace(/\(\d\w*\)/g, ' ')
     // What a generator calls the one thing documented: rustdoc's "Crate serde", pkgsite's "package http".
     .replace(/^\s*(?:crate|package|module)\s+(?=\S+\s*$)/i, '')
-    .replace(/\b(documentation|docs|manual|reference|guide|api|home|page|welcome to|the)\b/gi, ' ')
+    // A possessive: "Welcome to SymPy’s documentation!".
+    .replace(/(?<=\p{L})['’]s\b/gu, '')
+    .replace(/(?<![\w-])(documentation|docs|manual|reference|guide|api|home|page|welcome to|the|project|overview|version|release)(?![\w-])/gi, ' ')
+    // The GNU project's programs go by their own names: "GNU Octave", "GNU Make".
+    .replace(/^\s*GNU\s+(?=\S)/, '')
     // A version, also a series ("2.2.x").
     .replace(/\bv?\d+(\.\d+)*(?:\.x)?\b/gi, ' ')
     .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')

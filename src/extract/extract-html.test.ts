@@ -316,6 +316,14 @@ describe('extractHtml main content', () => {
     expect([result.title, result.siteName]).toEqual([expected, site]);
   });
 
+  it('reads the manual in parentheses after a Texinfo node\'s name as the site, and its version', () => {
+    const html = `<html><head><meta name="Generator" content="makeinfo"><title>Basic Vectorization (GNU Octave (version 7.3.0))</title></head><body><div class="section" id="Basic-Vectorization"><h3 class="section">19.1 Basic Vectorization</h3><p>Replace loops.</p></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/Basic-Vectorization.html');
+    expect([result.title, result.siteName, result.siteVersion]).toEqual(['19.1 Basic Vectorization', 'GNU Octave (version 7.3.0)', '7.3.0']);
+    const plain = extractHtml(page('<div><h2>Sub</h2><p>Body</p></div>', '<title>Installation (Windows)</title>'), 'https://d.example/docs/p.html');
+    expect([plain.title, plain.siteName]).toEqual(['Installation (Windows)', undefined]);
+  });
+
   it('reads an empty separator the style sheet draws as a space between the words it separates (gi-docgen)', () => {
     const html = page('<section id="main"><h1><a href="index.html">Gtk</a><span class="sep"></span><a href="class.Widget.html">Widget</a><span class="sep"></span>grab_focus</h1><p>Causes widget to have the keyboard focus.</p><p>One<span class="x"></span>word.</p></section>', '<title>Gtk.Widget.grab_focus</title>');
     const { title, headings, markdown } = extractHtml(html, 'https://d.example/method.Widget.grab_focus.html');

@@ -18,6 +18,9 @@ export interface TitleParts {
 /** Words that name a site or a book rather than a page: "pytest documentation", "Postfix manual", "hiro 1.1.1". */
 const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|reference manual|wiki|sdk|help center)\b|\bv?\d+\.\d+(?:\.\d+)*\b/i;
 
+/** A node's name, then its manual's title in parentheses (which may hold parentheses of its own). */
+const TEXINFO_TITLE = /^(\S.*?)\s+\((.*\p{L}.*)\)$/u;
+
 /** A version, a colon, and the page's name: "4.0: Migrating from GTK 3.x to GTK 4". */
 const VERSION_THEN_PAGE = /^(v?\d+(?:\.\d+)*):\s+(\S.*)$/;
 
@@ -34,6 +37,10 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
   const title = selectOne<AnyNode, Element>('title', document);
   const full = cleanHeadingText(title === null ? '' : $(title).text());
   const siteName = cleanHeadingText(selectOne<AnyNode, Element>('meta[property="og:site_name"]', document)?.attribs['content'] ?? '');
+  // makeinfo titles a node "Basic Vectorization (GNU Octave (version 7.3.0))": the manual in parentheses.
+  const generator = selectOne<AnyNode, Element>('meta[name="generator" i]', document)?.attribs['content'] ?? '';
+  const manual = /makeinfo|texi2any/i.test(generator) ? TEXINFO_TITLE.exec(full) : null;
+  if (manual?.[1] !== undefined && manual[2] !== undefined) return { page: manual[1].trim(), site: manual[2].trim() };
   for (const separator of TITLE_SEPARATORS) {
     const index = full.lastIndexOf(separator);
     if (index <= 0) continue;
