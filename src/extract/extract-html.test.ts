@@ -427,6 +427,16 @@ describe('extractHtml API entries', () => {
     expect(anchors).toContain('operator.__xor__');
   });
 
+  it('makes the lines of a Texinfo definition block one entry, at the first line', () => {
+    const html = page(`<main><h1 id="Manipulating-Structures">Manipulating Structures</h1><dl class="def">
+      <dt id="index-isfield"><span><strong>isfield</strong> <em>(x, "name")</em></span></dt>
+      <dt id="index-isfield-1"><span><strong>isfield</strong> <em>(x, name)</em></span></dt>
+      <dd><p>Return true if x is a structure and it includes an element named name.</p></dd></dl></main>`);
+    const { headings, anchors } = extractHtml(html, 'https://d.example/Manipulating-Structures.html');
+    expect(headings.at(-1)).toEqual({ level: 2, text: 'isfield (x, "name"); isfield (x, name)', anchor: 'index-isfield' });
+    expect(anchors).toContain('index-isfield-1');
+  });
+
   it('keeps the terms of an index apart: they are not names of one namespace', () => {
     const html = page(`<main><h1 id="index">Index</h1><dl><dt id="ientry-1">abs, Mathematical Functions</dt><dt id="ientry-2">ACL, Privileges</dt><dd><p>see also GRANT</p></dd></dl></main>`);
     const { headings } = extractHtml(html, 'https://d.example/bookindex.html');

@@ -16,6 +16,9 @@ import { isBlankText } from './heading-anchors.js';
  */
 export function joinSignatureGroups(root: Element, served: ReadonlySet<string>): void {
   for (const list of selectAll('dl', root)) {
+    // Texinfo's definition block (`@deftypefn` with its `@deftypefnx` lines) is one entry whatever
+    // its ids say: Octave's `isfield (x, "name")` and `isfield (x, name)`, R's `gammafn` and `lgammafn`.
+    const definition = /(?:^|\s)def(?:\s|$)/.test(list.attribs['class'] ?? '');
     const scopes = [list, ...list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'div')];
     for (const scope of scopes) {
       let run: Element[] = [];
@@ -34,8 +37,9 @@ export function joinSignatureGroups(root: Element, served: ReadonlySet<string>):
       // Over a copy: a flush removes terms already passed.
       for (const child of [...scope.children]) {
         if (child.type === 'text' && isBlankText(child.data)) continue;
-        const namespace = child.type === 'tag' && child.name === 'dt' && served.has(child.attribs['id'] ?? '') ? namespaceOf(child.attribs['id'] ?? '') : undefined;
-        if (namespace === undefined || (run[0] !== undefined && namespaceOf(run[0].attribs['id'] ?? '') !== namespace)) flush();
+        const anchored = child.type === 'tag' && child.name === 'dt' && served.has(child.attribs['id'] ?? '');
+        const namespace = !anchored ? undefined : definition ? '' : namespaceOf(child.attribs['id'] ?? '');
+        if (namespace === undefined || (run[0] !== undefined && !definition && namespaceOf(run[0].attribs['id'] ?? '') !== namespace)) flush();
         if (namespace !== undefined && child.type === 'tag') run.push(child);
       }
       flush();
