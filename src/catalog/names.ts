@@ -43,17 +43,22 @@ export function libraryNameFromTitle(title: string): string | undefined {
     ?.replace(/\(\d\w*\)/g, ' ')
     // What a generator calls the one thing documented: rustdoc's "Crate serde", pkgsite's "package http".
     .replace(/^\s*(?:crate|package|module)\s+(?=\S+\s*$)/i, '')
-    // A possessive: "Welcome to SymPy’s documentation!".
-    .replace(/(?<=\p{L})['’]s\b/gu, '')
-    .replace(/(?<![\w-])(documentation|docs|manual|reference|guide|api|home|page|welcome to|the|project|overview|version|release)(?![\w-])/gi, ' ')
-    // The GNU project's programs go by their own names: "GNU Octave", "GNU Make".
-    .replace(/^\s*GNU\s+(?=\S)/, '')
+    // A possessive before a word for documentation: "Welcome to SymPy’s documentation!" (not "Let's Encrypt").
+    .replace(/(?<=\p{L})['’]s(?=\s+(?:documentation|docs|manual|guide|reference|handbook)\b)/giu, '')
+    // "version 7.3.0", "release 2.1": the words go with the number.
+    .replace(/(?<![\w-])(?:version|release)\s+(?=v?\d)/gi, ' ')
+    .replace(/(?<![\w-])(documentation|docs|manual|reference|guide|api|home|page|welcome to|the)(?![\w-])/gi, ' ')
     // A version, also a series ("2.2.x").
     .replace(/\bv?\d+(\.\d+)*(?:\.x)?\b/gi, ' ')
     .replace(/[^\p{L}\p{N}\s._+#-]+/gu, ' ')
+    // What ends a title of the docs as a whole: "Docutils Project Documentation Overview".
+    .replace(/(?:\s+(?:project|overview))+\s*$/i, '')
     .trim();
   if (first === undefined || first === '') return undefined;
-  const words = first.split(/\s+/).slice(0, 3).join(' ');
+  const all = first.split(/\s+/);
+  // A GNU program goes by its own name ("GNU Octave", "GNU Make"); "GNU Scientific Library" keeps it.
+  const named = all.length === 2 && all[0] === 'GNU' ? all.slice(1) : all;
+  const words = named.slice(0, 3).join(' ');
   const name = normaliseLibraryName(words);
   return name === '' ? undefined : name;
 }
