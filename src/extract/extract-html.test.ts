@@ -310,7 +310,7 @@ describe('extractHtml main content', () => {
   it.each([
     ['Gtk &ndash; 4.0: Migrating from GTK 3.x to GTK 4', 'Migrating from GTK 3.x to GTK 4', 'Gtk 4.0'],
     ['Pango &ndash; 1.0: Rendering with Pango', 'Rendering with Pango', 'Pango 1.0'],
-    ['Gtk &ndash; 4.0', 'Gtk', '4.0'],
+    ['Gtk &ndash; 4.0', 'Gtk', 'Gtk 4.0'],
   ])('reads the page after "site – version:" in <title> (gi-docgen): %s', (title, expected, site) => {
     const result = extractHtml(page('<div><h2>Sub</h2><p>Body</p></div>', `<title>${title}</title>`), 'https://d.example/docs/p.html');
     expect([result.title, result.siteName]).toEqual([expected, site]);
@@ -320,6 +320,8 @@ describe('extractHtml main content', () => {
     const html = `<html><head><meta name="Generator" content="makeinfo"><title>Basic Vectorization (GNU Octave (version 7.3.0))</title></head><body><div class="section" id="Basic-Vectorization"><h3 class="section">19.1 Basic Vectorization</h3><p>Replace loops.</p></div></body></html>`;
     const result = extractHtml(html, 'https://d.example/Basic-Vectorization.html');
     expect([result.title, result.siteName, result.siteVersion]).toEqual(['19.1 Basic Vectorization', 'GNU Octave (version 7.3.0)', '7.3.0']);
+    const glibc = extractHtml(html.replace('Basic Vectorization (GNU Octave (version 7.3.0))', 'Top (The GNU C Library)'), 'https://d.example/index.html');
+    expect(glibc.siteName).toBe('The GNU C Library');
     const plain = extractHtml(page('<div><h2>Sub</h2><p>Body</p></div>', '<title>Installation (Windows)</title>'), 'https://d.example/docs/p.html');
     expect([plain.title, plain.siteName]).toEqual(['Installation (Windows)', undefined]);
   });

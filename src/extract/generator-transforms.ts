@@ -32,10 +32,11 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
 
 /**
  * A Texinfo definition names its category before the name ("Function: gammafn (x)"); one with
- * none (Octave's `@deftypefn {} {} any (x)`) leaves its ": " at the start of the entry's heading.
+ * none (Octave's `@deftypefn {} {} any (x)`) leaves its ": " at the start of the entry's heading
+ * (`span.category` from Texinfo 6, `span.category-def` from texi2any 7).
  */
 function texinfo($: CheerioAPI, root: Element): void {
-  for (const category of selectAll<AnyNode, Element>('dt > span.category', root)) if (/^[\s:]*$/.test($(category).text())) $(category).remove();
+  for (const category of selectAll<AnyNode, Element>('dt > span.category, dt > span.category-def', root)) if (/^[\s:]*$/.test($(category).text())) $(category).remove();
 }
 
 /**

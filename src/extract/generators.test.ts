@@ -47,21 +47,38 @@ describe('extraction per documentation generator', () => {
       <h1><a href="List$.html" title="See companion object">List</a></h1><h3><span class="morelinks"><div>Related Docs: <a href="List$.html">object List</a> | <a href="package.html">package immutable</a></div></span></h3></div>
       <h4 id="signature" class="signature"><span class="kind">class</span> <span class="name">List</span></h4>
       <div id="comment" class="fullcommenttop"><div class="comment cmt"><p>A class for immutable linked lists.</p></div>
-      <div class="toggleContainer block"><span class="toggle">Linear Supertypes</span><div class="superTypes hiddenContent"><a href="../Seq.html">Seq</a></div></div></div>
+      <div class="toggleContainer block"><span class="toggle">Linear Supertypes</span><div class="superTypes hiddenContent"><a href="../Seq.html">Seq</a></div></div>
+      <div class="toggleContainer block"><span class="toggle">Known Subclasses</span><div class="subClasses hiddenContent"><a href="Nil$.html">Nil</a></div></div></div>
       <div id="mbrsel"><div id="order"><span class="filtertype">Ordering</span><ol><li class="alpha in"><span>Alphabetic</span></li><li class="inherit out"><span>By Inheritance</span></li></ol></div></div>
       <div id="template"><div id="allMembers"><div id="values" class="values members"><h3>Concrete Value Members</h3><ol>
       <li name="scala.collection.TraversableLike#partition" visbl="pub"><a id="partition(p:A=&gt;Boolean):(Repr,Repr)"></a><a id="partition((A)⇒Boolean):(List[A],List[A])"></a>
       <h4 class="signature"><span class="kind">def</span> <span class="name">partition</span></h4>
       <p class="shortcomment cmt">Partitions this traversable collection in two according to a predicate.</p><div class="fullcomment"><div class="comment cmt"><p>Partitions this traversable collection in two according to a predicate.</p></div>
       <dl class="attributes block"><dt>Definition Classes</dt><dd><a href="../TraversableLike.html">TraversableLike</a> → <a href="../GenTraversableLike.html">GenTraversableLike</a></dd><dt>Since</dt><dd><p>2.8</p></dd></dl></div></li>
-      </ol></div></div></div></body></html>`;
-    const { markdown, title, siteVersion } = extractHtml(html, 'https://d.example/scala/collection/immutable/List.html');
+      </ol></div></div><div id="inheritedMembers"><div class="parent" name="scala.Product"><h3>Inherited from <a href="../../Product.html" class="extype" name="scala.Product">Product</a></h3></div></div></div></body></html>`;
+    const { markdown, title, siteVersion, headings } = extractHtml(html, 'https://d.example/scala/collection/immutable/List.html');
+    expect(headings.map((heading) => heading.anchor)).not.toContain('scala.Product');
     expect(title).toBe('scala.collection.immutable.List');
     expect(siteVersion).toBe('2.11.12');
     expect(markdown.match(/Partitions this traversable collection/g)).toHaveLength(1);
     expect(markdown).toContain('A class for immutable linked lists.');
     expect(markdown).toContain('Since');
-    for (const control of ['Alphabetic', 'Ordering', 'Related Docs', 'Definition Classes', 'TraversableLike', 'Class/Object', 'Linear Supertypes']) expect(markdown).not.toContain(control);
+    expect(markdown).toContain('Known Subclasses');
+    for (const control of ['Alphabetic', 'Ordering', 'Related Docs', 'Definition Classes', 'TraversableLike', 'Class/Object', 'Linear Supertypes', 'Inherited from']) expect(markdown).not.toContain(control);
+  });
+
+  it('Scaladoc 2.13: the same profile where #definition sits inside #content', () => {
+    const html = `<html><head><title>Option - Scala Standard Library 2.13.12 - scala.Option</title><script type="text/javascript" src="../lib/template.js"></script></head><body class="abstract type">
+      <div id="search"></div><div id="content-container"><div id="content"><div id="definition"><p id="owner"><a href="../scala/index.html" class="extype" name="scala">scala</a></p><h1>Option</h1></div>
+      <h4 id="signature" class="signature"><span class="kind">class</span> <span class="name">Option</span></h4><div id="comment" class="fullcommenttop"><div class="comment cmt"><p>Represents optional values.</p></div></div>
+      <div id="mbrsel"><div id="memberfilter"><span class="filtertype">Ordering</span><ol><li class="alpha in"><span>Alphabetic</span></li></ol></div></div>
+      <div id="template"><div id="allMembers"><div id="values" class="values members"><h3>Value Members</h3><ol>
+      <li name="scala.Option#getOrElse" visbl="pub"><a id="getOrElse[B&gt;:A](default:=&gt;B):B"></a><a id="getOrElse[B&gt;:A](⇒B):B"></a><h4 class="signature"><span class="kind">def</span> <span class="name">getOrElse</span></h4>
+      <p class="shortcomment cmt">Returns the option's value if the option is nonempty, otherwise return the result of evaluating default.</p><div class="fullcomment"><div class="comment cmt"><p>Returns the option's value if the option is nonempty, otherwise return the result of evaluating default.</p></div></div></li>
+      </ol></div></div></div></div></div></body></html>`;
+    const { markdown } = extractHtml(html, 'https://d.example/scala/Option.html');
+    expect(markdown.match(/Returns the option's value/g)).toHaveLength(1);
+    expect(markdown).not.toContain('Alphabetic');
   });
 
   it('Texinfo: a definition without a category starts with its name, one with a category keeps it', () => {
@@ -76,12 +93,30 @@ describe('extraction per documentation generator', () => {
     ]);
   });
 
+  it('Texinfo 7 (texi2any): a definition block is one entry at its first line, without an empty category', () => {
+    const html = `<html><head><meta name="Generator" content="texi2any"><title>Manipulating Structures (GNU Octave (version 9.2.0))</title></head><body>
+      <div class="subsection-level-extent" id="Manipulating-Structures"><h4 class="subsection">6.1.4 Manipulating Structures</h4><p>Functions on structures.</p>
+      <dl class="first-deftypefn def-block"><dt class="deftypefn def-line" id="index-isfield"><span class="category-def">: </span><span><code class="def-type"><var class="var">tf</var> =</code> <strong class="def-name">isfield</strong> <code class="def-code-arguments">(<var class="var">x</var>, "<var class="var">name</var>")</code></span></dt>
+      <dt class="deftypefnx def-cmd-deftypefn def-line" id="index-isfield-1"><span class="category-def">: </span><span><code class="def-type"><var class="var">tf</var> =</code> <strong class="def-name">isfield</strong> <code class="def-code-arguments">(<var class="var">x</var>, <var class="var">name</var>)</code></span></dt>
+      <dd><p>Return true if x is a structure and it includes an element named name.</p></dd></dl></div></body></html>`;
+    const { headings } = extractHtml(html, 'https://d.example/Manipulating-Structures.html');
+    expect(headings.at(-1)).toEqual({ level: 5, text: 'tf = isfield (x, "name"); tf = isfield (x, name)', anchor: 'index-isfield' });
+  });
+
   it('cites a heading with a run of targets before it at the nearest: an older name or the whole list comes first (SQLite, GLib\'s index)', () => {
     const html = `<html><head><title>Download</title></head><body><h1>Download</h1><p>Get the code.</p>
       <a name="cvs"></a><a name="srctree"></a><h2>Source Code Repositories</h2><p>The repository is Fossil.</p>
       <a name="idx"></a><a name="idxA"></a><h3>A</h3><p>Entries.</p></body></html>`;
     const { headings } = extractHtml(html, 'https://d.example/download.html');
     expect(headings.slice(1).map((heading) => heading.anchor)).toEqual(['srctree', 'idxA']);
+  });
+
+  it('a heading that is only a named link to another page is still cited at its name (hand-written pages)', () => {
+    const html = `<html><head><title>Links</title></head><body><h1>Links</h1><p>Libraries we use.</p>
+      <h2><a name="libfoo" href="https://libfoo.example/">libfoo</a></h2><p>Parses foo.</p>
+      <h2><a name="bar" href="bar.html">Bar</a></h2><p>Bars.</p></body></html>`;
+    const { headings } = extractHtml(html, 'https://d.example/links.html');
+    expect(headings.slice(1).map((heading) => heading.anchor)).toEqual(['libfoo', 'bar']);
   });
 
   it('an id on a link to another page stays a target (Apache\'s module index marks each letter so)', () => {

@@ -170,12 +170,14 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     // Scaladoc 2 (Scala 2's API docs): no generator tag; a type's page is a #definition (the
     // type's name and comment) and a #template (its members). The member filter (#mbrsel: "Ordering
     // Alphabetic By Inheritance … Hide All Show All"), the companion toggle, the package path and
-    // "Related Docs" are controls; the supertypes and subclasses are hidden lists of links; each
-    // permalink points into the frameset.
+    // "Related Docs" are controls; the supertypes are a hidden list of every trait (its known
+    // subclasses stay: Option's are None and Some); each permalink points into the frameset; the
+    // empty "Inherited from …" groups are scaffolding the "By Inheritance" ordering fills.
     name: 'scaladoc',
-    matches: (_generator, $) => has('body > #definition')($) && has('#template')($) && has('script[src$="template.js"]')($),
+    // (2.10 and 2.11 put #definition in <body>, 2.12 and 2.13 in #content.)
+    matches: (_generator, $) => has('#definition')($) && has('#template')($) && has('script[src$="template.js"]')($),
     main: ['body'],
-    chrome: ['#mbrsel', '#definition > a', '#owner', '#definition > h3:has(.morelinks)', 'span.permalink', '.toggleContainer'],
+    chrome: ['#mbrsel', '#definition > a', '#owner', '#definition > h3:has(.morelinks)', 'span.permalink', '.toggleContainer:has(> .superTypes)', '#inheritedMembers', '#groupedMembers'],
   },
   {
     // Qt's qdoc: no generator tag; its header (#qtdocheader) holds the breadcrumb and version.

@@ -156,16 +156,22 @@ function sectionAnchorCandidates(start: Element, served: ReadonlySet<string>, st
     if (/\bindex/i.test(marker.attribs['class'] ?? '')) continue;
     add(idOf(marker));
   }
+  // With nothing else to go by, a heading that is a named link is its own target: a hand-written
+  // `<h2><a name="libfoo" href="https://libfoo.org/">libfoo</a></h2>`.
+  if (candidates.length === 0) add(innerTarget(start, spanTargets, true));
   return candidates;
 }
 
-/** The first `<a id|name>` or `<span id>` inside the element: an empty target (Doxygen), one wrapping the title (LaTeX2HTML) or a permalink (Node.js). */
-function innerTarget(start: Element, spanTargets: boolean): string | undefined {
+/**
+ * The first `<a id|name>` or `<span id>` inside the element: an empty target (Doxygen), one wrapping
+ * the title (LaTeX2HTML) or a permalink (Node.js); a link elsewhere only by its name when `namedLinks`.
+ */
+function innerTarget(start: Element, spanTargets: boolean, namedLinks = false): string | undefined {
   const stack: AnyNode[] = [...start.children].reverse();
   while (stack.length > 0) {
     const node = stack.pop() as AnyNode;
     if (node.type !== 'tag') continue;
-    if ((node.name === 'a' || (spanTargets && node.name === 'span')) && idOf(node) !== undefined && !onlyNamesItsLink(node)) return idOf(node);
+    if ((node.name === 'a' || (spanTargets && node.name === 'span')) && idOf(node) !== undefined && (namedLinks || !onlyNamesItsLink(node))) return idOf(node);
     for (let index = node.children.length - 1; index >= 0; index -= 1) stack.push(node.children[index] as AnyNode);
   }
   return undefined;

@@ -40,7 +40,7 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
   // makeinfo titles a node "Basic Vectorization (GNU Octave (version 7.3.0))": the manual in parentheses.
   const generator = selectOne<AnyNode, Element>('meta[name="generator" i]', document)?.attribs['content'] ?? '';
   const manual = /makeinfo|texi2any/i.test(generator) ? TEXINFO_TITLE.exec(full) : null;
-  if (manual?.[1] !== undefined && manual[2] !== undefined) return { page: manual[1].trim(), site: manual[2].trim() };
+  if (manual?.[1] !== undefined && manual[2] !== undefined) return { page: manual[1].trim(), site: manual[2].trim(), named: true };
   for (const separator of TITLE_SEPARATORS) {
     const index = full.lastIndexOf(separator);
     if (index <= 0) continue;
@@ -50,6 +50,8 @@ export function splitDocumentTitle($: CheerioAPI): TitleParts {
     // then the page after a colon.
     const versioned = siteName === '' ? VERSION_THEN_PAGE.exec(after) : null;
     if (versioned?.[1] !== undefined && versioned[2] !== undefined) return { page: versioned[2].trim(), site: `${before} ${versioned[1]}` };
+    // Its start page, "Gtk – 4.0": the site is the name with its version.
+    if (siteName === '' && /^v?\d+(?:\.\d+)+$/.test(after)) return { page: before, site: `${before} ${after}` };
     const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
     const named = siteName !== '' && same(beforeIsSite ? before : after, siteName) ? { named: true as const } : {};
     return beforeIsSite ? { page: after, site: before, ...named } : { page: before, site: after, ...named };

@@ -18,7 +18,8 @@ export function joinSignatureGroups(root: Element, served: ReadonlySet<string>):
   for (const list of selectAll('dl', root)) {
     // Texinfo's definition block (`@deftypefn` with its `@deftypefnx` lines) is one entry whatever
     // its ids say: Octave's `isfield (x, "name")` and `isfield (x, name)`, R's `gammafn` and `lgammafn`.
-    const definition = /(?:^|\s)def(?:\s|$)/.test(list.attribs['class'] ?? '');
+    // Texinfo 6 writes `<dl class="def">`, texi2any 7 `<dl class="first-deftypefn def-block">`.
+    const definition = /(?:^|\s)def(?:-block)?(?:\s|$)/.test(list.attribs['class'] ?? '');
     const scopes = [list, ...list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'div')];
     for (const scope of scopes) {
       let run: Element[] = [];
