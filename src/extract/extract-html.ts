@@ -61,14 +61,14 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const robots = robotsMeta($);
   // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
   const links = robots.nofollow ? [] : collectLinks($, baseUrl);
-  let titleParts = splitDocumentTitle($);
+  const profile = detectGenerator($);
+  let titleParts = splitDocumentTitle($, profile?.name);
   // Read before chrome goes: generators print it in their header (Doxygen's project number).
   const version = siteVersion($, titleParts);
   const project = projectName($);
   const canonical = resolveUrl($('link[rel~="canonical"][href]').first().attr('href') ?? '', baseUrl);
   const emptyShell = isEmptyShell($);
 
-  const profile = detectGenerator($);
   const main = selectMainContent($, profile);
   const generatorTitle = firstText($, profile?.title ?? []);
   applyGeneratorTransforms($, main.element, profile?.name);

@@ -30,16 +30,16 @@ const BOOK_NAME = /^(?:[\p{Lu}\p{N}][\p{L}\p{N}+#.'-]*\s+)+(?:Manual|Documentati
 /**
  * `<title>` split into the page's name and the site's: the site part is the one `og:site_name`
  * names, else the one that reads like a site ("— pytest documentation", "Postfix manual -"),
- * else the last ("Configuration - MkDocs").
+ * else the last ("Configuration - MkDocs"). `generator` is the profile `detectGenerator` found:
+ * a Texinfo node's title names its manual in parentheses.
  */
-export function splitDocumentTitle($: CheerioAPI): TitleParts {
+export function splitDocumentTitle($: CheerioAPI, generator?: string): TitleParts {
   const document = $.root().get(0)?.children ?? [];
   const title = selectOne<AnyNode, Element>('title', document);
   const full = cleanHeadingText(title === null ? '' : $(title).text());
   const siteName = cleanHeadingText(selectOne<AnyNode, Element>('meta[property="og:site_name"]', document)?.attribs['content'] ?? '');
   // makeinfo titles a node "Basic Vectorization (GNU Octave (version 7.3.0))": the manual in parentheses.
-  const generator = selectOne<AnyNode, Element>('meta[name="generator" i]', document)?.attribs['content'] ?? '';
-  const manual = /makeinfo|texi2any/i.test(generator) ? TEXINFO_TITLE.exec(full) : null;
+  const manual = generator === 'texinfo' ? TEXINFO_TITLE.exec(full) : null;
   if (manual?.[1] !== undefined && manual[2] !== undefined) return { page: manual[1].trim(), site: manual[2].trim(), named: true };
   for (const separator of TITLE_SEPARATORS) {
     const index = full.lastIndexOf(separator);
