@@ -82,6 +82,15 @@ describe('createMarkdownConverter code blocks', () => {
   });
 });
 
+  it('reads a <br> inside code as the line break a browser draws (TypeDoc ends each highlighted line with one)', () => {
+    const typedoc = '<pre><code class="ts"><span class="hl-7">// Add 10 days:</span><br/><span class="hl-5">const</span><span> r = add(d, 10)</span><br/><span>//=&gt; Mon</span>\n</code></pre>';
+    expect(convert(typedoc)).toBe('```\n// Add 10 days:\nconst r = add(d, 10)\n//=> Mon\n```');
+  });
+
+  it('reads a <br> the source follows with a newline as one line break, not a blank line (Apache\'s hand-written examples)', () => {
+    expect(convert('<pre>&lt;!--#config timefmt="%A" --&gt;<br>\nToday is &lt;!--#echo var="DATE_LOCAL" --&gt;</pre>')).toBe('```\n<!--#config timefmt="%A" -->\nToday is <!--#echo var="DATE_LOCAL" -->\n```');
+  });
+
 describe('createMarkdownConverter tables', () => {
   it('writes rows as they are, not padded to the column count, and empty cells empty', () => {
     expect(convert('<table><tr><th colspan="2">Head</th></tr><tr><td>a</td><td></td></tr></table>')).toBe('| Head |\n| --- | --- |\n| a |  |');

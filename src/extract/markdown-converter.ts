@@ -5,7 +5,7 @@ import type { Code, Nodes as MdastNodes, Table, Text } from 'mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { defaultHandlers as markdownHandlers, toMarkdown } from 'mdast-util-to-markdown';
 import { parseFragment } from 'parse5';
-import { LANGUAGE_PROPERTY, markCodeLanguages, moveSpacesOutOfEmphasis, textContent } from './markdown-hast.js';
+import { LANGUAGE_PROPERTY, markCodeLanguages, moveSpacesOutOfEmphasis, preformattedText, textContent } from './markdown-hast.js';
 import { table } from './markdown-tables.js';
 import { root } from './markdown-escape.js';
 import { minifyWhitespace } from './minify-whitespace.js';
@@ -145,7 +145,7 @@ function flow(state: State, node: Element): MdastNodes[] {
 
 function preformatted(state: State, node: Element): Code {
   // A no-break space in code (Javadoc's `public&nbsp;boolean`) is a space to whoever copies it.
-  const value = textContent(node).replace(/\u00a0/g, ' ').replace(/\n+$/, '');
+  const value = preformattedText(node).replace(/\u00a0/g, ' ').replace(/\n+$/, '');
   const language = node.properties[LANGUAGE_PROPERTY];
   // mdast-util-to-markdown fences it with more backticks than any run inside, so it cannot close early.
   const result: Code = { type: 'code', lang: typeof language === 'string' && language !== '' ? language : null, meta: null, value };

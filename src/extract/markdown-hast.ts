@@ -60,6 +60,30 @@ export function textContent(node: Nodes): string {
 }
 
 /**
+ * The text a `<pre>` shows: its textContent with each `<br>` a line break. Highlighters that
+ * colour code line by line (TypeDoc's, among others) end each line with a `<br/>` and no newline:
+ * read as text only, a whole example ran into one line. A `<br>` the source already follows with
+ * a newline (hand-written pages: Apache's, SQLite's) ends that one line, not two.
+ */
+export function preformattedText(node: Nodes): string {
+  const state = { text: '', afterBreak: false };
+  appendPreformatted(node, state);
+  return state.text;
+}
+
+function appendPreformatted(node: Nodes, state: { text: string; afterBreak: boolean }): void {
+  if (node.type === 'text') {
+    state.text += state.afterBreak && node.value.startsWith('\n') ? node.value.slice(1) : node.value;
+    state.afterBreak = state.afterBreak && node.value === '';
+  } else if (node.type === 'element' && node.tagName === 'br') {
+    state.text += '\n';
+    state.afterBreak = true;
+  } else if (node.type === 'element' || node.type === 'root') {
+    for (const child of node.children) appendPreformatted(child, state);
+  }
+}
+
+/**
  * Moves the spaces at the edges of emphasis outside it (`*foo *` → `*foo* `): Markdown cannot
  * open or close emphasis next to a space, so mdast-util-to-markdown would write `&#x20;` instead.
  */
