@@ -44,6 +44,11 @@ describe('entries of a page written as one <article> each (Erlang)', () => {
     expect(markdown).toMatch(/Partitioning splits a table\.\n\nNote:\n\nOnly for large tables\.\n\nMore about partitions\./);
   });
 
+  it('labels a box title that already ends with a colon once ("Warning:", as Apache writes it), not "Warning::"', () => {
+    const html = page(`<main><h2 id="intro">Introduction</h2><p>Access control.</p><div class="warning"><h3>Warning:</h3><p>Order matters.</p></div></main>`);
+    expect(extractHtml(html, 'https://d.example/access.html').markdown).toMatch(/Access control\.\n\nWarning:\n\nOrder matters\./);
+  });
+
   it('reads an empty entry right under a heading as a line of that section, not an entry that takes its body (Django’s placeholders)', () => {
     const html = page(`<main><section id="the-per-view-cache"><h2>The per-view cache</h2><dl class="py function"><dt class="sig" id="cache.cache_page"><code>cache.cache_page</code>()</dt><dd></dd></dl>
       <p>A more granular way to use the caching framework is by caching the output of individual views.</p>

@@ -21,7 +21,8 @@ export function repairHeadings($: CheerioAPI, root: Element): void {
  * ("Examples:"). Plain text: a bold line after an anchor would be read as an entry's heading again.
  */
 export function asPartLabel($: CheerioAPI, heading: Element): void {
-  $(heading).replaceWith($('<p></p>').text(`${$(heading).text().trim()}:`));
+  const text = $(heading).text().trim();
+  $(heading).replaceWith($('<p></p>').text(/[:：]$/.test(text) ? text : `${text}:`));
 }
 
 
