@@ -27,6 +27,8 @@ export function applyGeneratorTransforms($: CheerioAPI, main: Cheerio<Element>, 
   if (generator === 'haddock') haddock($, root);
   if (generator === 'scribble') scribble($, root);
   if (generator === 'scaladoc') scaladoc($, root);
+  if (generator === 'typedoc') typedoc($, root);
+  if (generator === 'jsdoc') jsdoc($, root);
   if (generator === 'texinfo') texinfo($, root);
 }
 
@@ -54,6 +56,62 @@ function scaladoc($: CheerioAPI, root: Element): void {
     const next = $(term).next();
     if (next.is('dd')) next.remove();
     $(term).remove();
+  }
+}
+
+/**
+ * TypeDoc heads every part of an entry: a signature's "Type Parameters", "Parameters" and
+ * "Returns Promise<void>", a comment's block tags ("Example", "Deprecated", date-fns's "Name",
+ * "Summary", "Description"), the markdown headings inside a comment. As sections, a function's
+ * page was six passages and its description was cited at `#Description`; a method's example at
+ * `#md:example`, apart from the method. They are parts of the entry's passage (their anchors stay
+ * on the page). A page of its own text (the README as index.html, a guide) keeps its headings.
+ * A flag ("Static", "Optional", "Readonly") ran into the name after it ("Staticcreate"): it stays
+ * before a signature's name with a space, and leaves the member's heading to its name alone.
+ * `<code class="ts">` in an example is the language the fence gets.
+ */
+function typedoc($: CheerioAPI, root: Element): void {
+  // Parts of an entry: of a member, of a signature (a function's page is one), and the type's own
+  // "Type Parameters", "Hierarchy" and "Implements"; a block tag's heading wherever it is.
+  const entry = 'section.tsd-member, .tsd-signatures, .tsd-signature, .tsd-descriptions, .tsd-description, .tsd-type-declaration, .tsd-parameters, section.tsd-panel:not(.tsd-typography, .tsd-comment)';
+  for (const heading of selectAll<AnyNode, Element>(`:is(${entry}) :is(h1, h2, h3, h4, h5, h6), [class^="tsd-tag-"] > :is(h1, h2, h3, h4, h5, h6)`, root)) {
+    if (heading.parent !== null && is(heading.parent, 'section.tsd-member') && /^h[1-3]$/.test(heading.name)) continue;
+    asPartLabel($, heading);
+  }
+  for (const flag of selectAll<AnyNode, Element>('code.tsd-tag', root)) {
+    if ($(flag).closest('h1, h2, h3, h4, h5, h6').length > 0) $(flag).remove();
+    else $(flag).after(' ');
+  }
+  // A signature is the line of code it shows, before its description: as list items that start
+  // with a target (each overload's id), each was read as an entry of its own, cited at the
+  // overload, and the page's heading was repeated after it.
+  for (const signature of selectAll<AnyNode, Element>('.tsd-signatures > li.tsd-signature, div.tsd-signature', root)) {
+    $(signature).find('.tsd-anchor, .tsd-anchor-icon').remove();
+    $(signature).replaceWith($('<pre><code class="language-ts"></code></pre>').find('code').text($(signature).text().replace(/[\s\u00a0]+/g, ' ').trim()).end());
+  }
+  for (const list of selectAll<AnyNode, Element>('ul.tsd-signatures, ul.tsd-descriptions, li.tsd-description', root)) rename($, list, 'div');
+  // A target inside an entry (a type parameter's, a block tag's) is the page's, not a heading's.
+  for (const target of selectAll<AnyNode, Element>('a.tsd-anchor', root)) {
+    const next = $(target).nextAll().first().get(0);
+    if (next === undefined || !/^h[1-6]$/.test(next.name)) $(target).remove();
+  }
+  for (const code of selectAll<AnyNode, Element>('pre > code[class]', root)) {
+    const language = code.attribs['class']?.trim() ?? '';
+    if (/^[a-z][\w+#-]*$/i.test(language) && !/^(?:language|lang)-/.test(language)) code.attribs['class'] = `language-${language}`;
+  }
+}
+
+/**
+ * JSDoc heads each part of an entry with an <h5> ("Parameters:", "Returns:", "Example", "Type:"):
+ * parts of the entry's passage, not sections of their own. An entry's scope ("(static) ",
+ * "(inner) ") before its name in the heading is a label of the entry, not part of its name.
+ */
+function jsdoc($: CheerioAPI, root: Element): void {
+  for (const heading of selectAll<AnyNode, Element>('article h5, article h6', root)) asPartLabel($, heading);
+  // An optional parameter is marked by a superscript "opt" that ran into its name ("waitopt"): written as TypeScript does.
+  for (const attributes of selectAll<AnyNode, Element>('span.signature-attributes', root)) $(attributes).replaceWith($(attributes).text().trim() === 'opt' ? '?' : '');
+  for (const scope of selectAll<AnyNode, Element>('h4.name > span.type-signature:first-child', root)) {
+    if (/^\s*\([\w\s,-]+\)\s*$/.test($(scope).text())) $(scope).remove();
   }
 }
 

@@ -170,6 +170,81 @@ describe('extraction per documentation generator', () => {
     expectClean(result.markdown);
   });
 
+  it('TypeDoc: a function page is one passage with its signature as code; its parts and block tags are lines of it', () => {
+    const icon = '<a href="#Name" aria-label="Permalink" class="tsd-anchor-icon"><svg viewBox="0 0 24 24"><use href="../assets/icons.svg#icon-anchor"></use></svg></a>';
+    const html = `<html><head><title>addBusinessDays | date-fns</title></head><body><header class="tsd-page-toolbar"><a href="../index.html" class="title">Search docs</a></header>
+      <div class="container container-main"><div class="col-content"><div class="tsd-page-title"><ul class="tsd-breadcrumb"><li><a href="../modules.html">date-fns</a></li><li><a href="addBusinessDays.html">addBusinessDays</a></li></ul><h1>Function addBusinessDays</h1></div>
+      <section class="tsd-panel"><ul class="tsd-signatures"><li class="tsd-signature tsd-anchor-link"><a id="addBusinessDays" class="tsd-anchor"></a><span class="tsd-kind-call-signature">add<wbr/>Business<wbr/>Days</span><span class="tsd-signature-symbol">(</span><span class="tsd-kind-parameter">date</span>, <span class="tsd-kind-parameter">amount</span><span class="tsd-signature-symbol">)</span><span class="tsd-signature-symbol">: </span><span class="tsd-signature-type">Date</span><a href="#addBusinessDays" aria-label="Permalink" class="tsd-anchor-icon"><svg></svg></a></li>
+      <li class="tsd-description"><div class="tsd-parameters"><h4 class="tsd-parameters-title">Parameters</h4><ul class="tsd-parameter-list"><li><span><span class="tsd-kind-parameter">amount</span>: <span class="tsd-signature-type">number</span></span><div class="tsd-comment tsd-typography"><p>The amount of business days to be added.</p></div></li></ul></div>
+      <h4 class="tsd-returns-title">Returns <span class="tsd-signature-type">Date</span></h4><p>The new date</p>
+      <div class="tsd-comment tsd-typography"><div class="tsd-tag-Description"><h4 class="tsd-anchor-link"><a id="Description" class="tsd-anchor"></a>Description${icon}</h4><p>Add business days, ignoring weekends.</p></div>
+      <div class="tsd-tag-Example"><h4 class="tsd-anchor-link"><a id="Example" class="tsd-anchor"></a>Example${icon}</h4><pre><code class="ts"><span class="hl-7">// Add 10 business days:</span><br/><span class="hl-5">const</span><span> r = addBusinessDays(d, 10)</span><br/><span>//=&gt; Mon</span>\n</code><button type="button">Copy</button></pre></div></div>
+      <aside class="tsd-sources"><ul><li>Defined in addBusinessDays.d.ts:21</li></ul></aside></li></ul></section></div>
+      <div class="col-sidebar"><div class="page-menu"><details class="tsd-accordion"><summary><h3>Settings</h3></summary><span>Member Visibility</span></details></div><div class="site-menu"><nav class="tsd-navigation"><a href="#">Sidebar item</a></nav></div></div></div>
+      <footer><p class="tsd-generator">Generated using <a href="https://typedoc.org/">TypeDoc</a></p></footer></body></html>`;
+    const result = extractHtml(html, 'https://d.example/functions/addBusinessDays.html');
+    expect(result.generator).toBe('typedoc');
+    expect(result.headings).toEqual([{ level: 1, text: 'Function addBusinessDays' }]);
+    expect(result.anchors).toEqual(expect.arrayContaining(['addBusinessDays', 'Description', 'Example']));
+    expect(result.markdown).toBe([
+      '# Function addBusinessDays',
+      '```ts\naddBusinessDays(date, amount): Date\n```',
+      'Parameters:',
+      '-   amount: number\n\n    The amount of business days to be added.',
+      'Returns Date:',
+      'The new date',
+      'Description:',
+      'Add business days, ignoring weekends.',
+      'Example:',
+      '```ts\n// Add 10 business days:\nconst r = addBusinessDays(d, 10)\n//=> Mon\n```',
+    ].join('\n\n'));
+    expectClean(result.markdown);
+    expect(result.markdown).not.toMatch(/Defined in|Settings|Member Visibility|Copy/);
+  });
+
+  it('TypeDoc: a class member is a passage at its id, its flag beside its name; the class\'s own headings stay sections; the member index goes', () => {
+    const html = `<html><head><title>Observable | rxjs</title></head><body><div class="container container-main"><div class="col-content"><div class="tsd-page-title"><ul class="tsd-breadcrumb"><li><a href="../modules.html">rxjs</a></li></ul><h1>Class Observable&lt;T&gt;</h1></div>
+      <section class="tsd-panel tsd-comment"><div class="tsd-comment tsd-typography"><p>A representation of any set of values over any amount of time.</p><a id="md:compared-with-promises" class="tsd-anchor"></a><h3 class="tsd-anchor-link">Compared with promises</h3><p>An Observable can emit many values.</p></div></section>
+      <section class="tsd-panel"><h4>Type Parameters</h4><ul class="tsd-type-parameter-list"><li><span><a id="T" class="tsd-anchor"></a><span class="tsd-kind-type-parameter">T</span></span></li></ul></section>
+      <section class="tsd-panel-group tsd-index-group"><section class="tsd-panel tsd-index-panel"><details class="tsd-index-content tsd-accordion" open><summary><h5 class="tsd-index-heading">Index</h5></summary><section class="tsd-index-section"><h3 class="tsd-index-heading">Methods</h3><div class="tsd-index-list"><a href="#pipe" class="tsd-index-link">pipe</a></div></section></details></section></section>
+      <section class="tsd-panel-group tsd-member-group"><h2>Methods</h2>
+      <section class="tsd-panel tsd-member"><a id="create" class="tsd-anchor"></a><h3 class="tsd-anchor-link"><code class="tsd-tag">Static</code><span>create</span><a href="#create" aria-label="Permalink" class="tsd-anchor-icon"><svg></svg></a></h3><div class="tsd-signature"><span class="tsd-kind-property">create</span><span class="tsd-signature-symbol">:</span> <span class="tsd-signature-type">Function</span></div><div class="tsd-comment tsd-typography"><p>Creates a new Observable.</p></div></section>
+      <section class="tsd-panel tsd-member"><a id="pipe" class="tsd-anchor"></a><h3 class="tsd-anchor-link"><span>pipe</span></h3><ul class="tsd-signatures"><li class="tsd-signature tsd-anchor-link"><a id="pipe.pipe-1" class="tsd-anchor"></a><span class="tsd-kind-call-signature">pipe</span><span class="tsd-signature-symbol">()</span></li>
+      <li class="tsd-description"><div class="tsd-comment tsd-typography"><p>Used to stitch together operators.</p><a id="md:example" class="tsd-anchor"></a><h4 class="tsd-anchor-link">Example</h4><pre><code class="ts">source.pipe(map(x =&gt; x * 2))</code></pre></div>
+      <div class="tsd-parameters"><h4 class="tsd-parameters-title">Parameters</h4><ul class="tsd-parameter-list"><li><span><code class="tsd-tag">Optional</code><span class="tsd-kind-parameter">op1</span></span></li></ul></div></li></ul></section></section></div></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/classes/Observable.html');
+    expect(result.headings).toEqual([
+      { level: 1, text: 'Class Observable<T>' },
+      { level: 3, text: 'Compared with promises', anchor: 'md:compared-with-promises' },
+      { level: 2, text: 'Methods' },
+      { level: 3, text: 'create', anchor: 'create' },
+      { level: 3, text: 'pipe', anchor: 'pipe' },
+    ]);
+    expect(result.markdown).toContain('### create\n\n```ts\ncreate: Function\n```\n\nCreates a new Observable.');
+    expect(result.markdown).toContain('Used to stitch together operators.\n\nExample:\n\n```ts\nsource.pipe(map(x => x * 2))\n```\n\nParameters:\n\n-   `Optional` op1');
+    expect(result.markdown).toContain('Type Parameters:\n\n-   T');
+    expect(result.markdown).not.toContain('Index');
+  });
+
+  it('JSDoc: an entry is cited at its id, its parts are lines of its passage, its scope and its source line go, its title is the page\'s without "JSDoc:"', () => {
+    const html = `<html><head><title>JSDoc: Class: _</title><script src="scripts/prettify/prettify.js"> </script></head><body><div id="main"><h1 class="page-title">Class: _</h1><section><article>
+      <h3 class="subsection-title">Methods</h3>
+      <h4 class="name" id=".debounce"><span class="type-signature">(static) </span>debounce<span class="signature">(func, wait<span class="signature-attributes">opt</span>)</span><span class="type-signature"> &rarr; {function}</span></h4>
+      <div class="description">Creates a debounced function.</div>
+      <h5>Parameters:</h5><table class="params"><thead><tr><th>Name</th><th>Type</th></tr></thead><tbody><tr><td class="name"><code>func</code></td><td class="type"><span class="param-type">function</span></td></tr></tbody></table>
+      <dl class="details"><dt class="tag-since">Since:</dt><dd class="tag-since"><ul class="dummy"><li>0.1.0</li></ul></dd><dt class="tag-source">Source:</dt><dd class="tag-source"><ul class="dummy"><li><a href="lodash.js.html">lodash.js</a>, <a href="lodash.js.html#line10377">line 10377</a></li></ul></dd></dl>
+      <h5>Example</h5><pre class="prettyprint"><code>_.debounce(calculateLayout, 150);</code></pre>
+      </article></section></div><nav><h2><a href="index.html">Home</a></h2><h3>Classes</h3><ul><li><a href="-_.html">Sidebar item</a></li></ul></nav><br class="clear"><footer>Documentation generated by <a href="https://github.com/jsdoc/jsdoc">JSDoc 4.0.4</a></footer>
+      <script> prettyPrint(); </script><script src="scripts/linenumber.js"> </script></body></html>`;
+    const result = extractHtml(html, 'https://d.example/-_.html');
+    expect(result.generator).toBe('jsdoc');
+    expect(result.headings.slice(-1)).toEqual([{ level: 4, text: 'debounce(func, wait?) → {function}', anchor: '.debounce' }]);
+    expect(result.markdown).toContain('Creates a debounced function.\n\nParameters:\n\n| Name | Type |');
+    expect(result.markdown).toContain('Example:\n\n```\n_.debounce(calculateLayout, 150);\n```');
+    expect(result.markdown).not.toMatch(/line 10377|Source:|Documentation generated/);
+    expect(result.title).toBe('Class: _');
+  });
+
   it('rustdoc: methods anchored on their <section id>, § anchors and "source" links dropped', () => {
     const html = `<html><body><nav class="sidebar"><a href="#">Sidebar item</a></nav><main><div class="width-limiter"><rustdoc-search></rustdoc-search>
       <section id="main-content" class="content"><div class="main-heading"><h1>Struct <a class="mod" href="../index.html">std</a>::<a class="struct" href="#">Vec</a><button id="copy-path">Copy item path</button></h1>

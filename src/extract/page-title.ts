@@ -36,7 +36,9 @@ const BOOK_NAME = /^(?:[\p{Lu}\p{N}][\p{L}\p{N}+#.'-]*\s+)+(?:Manual|Documentati
 export function splitDocumentTitle($: CheerioAPI, generator?: string): TitleParts {
   const document = $.root().get(0)?.children ?? [];
   const title = selectOne<AnyNode, Element>('title', document);
-  const full = cleanHeadingText(title === null ? '' : $(title).text());
+  // JSDoc's default template titles every page "JSDoc: Class: Foo": the generator, not the site.
+  const written = cleanHeadingText(title === null ? '' : $(title).text());
+  const full = generator === 'jsdoc' ? written.replace(/^JSDoc:\s*/, '') : written;
   const siteName = cleanHeadingText(selectOne<AnyNode, Element>('meta[property="og:site_name"]', document)?.attribs['content'] ?? '');
   // makeinfo titles a node "Basic Vectorization (GNU Octave (version 7.3.0))": the manual in parentheses.
   const manual = generator === 'texinfo' ? TEXINFO_TITLE.exec(full) : null;
