@@ -11,6 +11,7 @@ export const DIAGNOSTIC_CODES = {
   'crawl.needs-render': { stage: 'crawl', meaning: 'Pages are empty until JavaScript runs; they were read without rendering (ingest again with --render).' },
   'crawl.empty-after-render': { stage: 'crawl', meaning: 'A page has next to no text even after its scripts ran.' },
   'crawl.noindex': { stage: 'crawl', meaning: 'Pages ask robots not to index them (<meta name="robots" content="noindex"> or X-Robots-Tag: noindex): their links were followed, their text was not stored.' },
+  'crawl.source-listing': { stage: 'crawl', meaning: "Pages are a documentation generator's listing of the source code (their doc comments are the pages indexed): their links were followed, their text was not stored." },
   'extract.nesting-flattened': { stage: 'extract', meaning: 'Markup nested too deep was kept as plain text.' },
   'extract.word-cut': { stage: 'extract', meaning: 'Words longer than the extraction limit were cut.' },
   // embed / retrieve: how the candidates were found.

@@ -212,6 +212,12 @@ export interface ExtractedDocument {
   siteName?: string;
   /** The page asks robots not to index it (`<meta name="robots" content="noindex">`): its links are followed, its text is not stored. */
   noindex?: true;
+  /**
+   * The page is a generator's listing of the library's source code (Javadoc's `src-html`, JSDoc's
+   * `file.js.html`, Haddock's hyperlinked source): its doc comments are the pages already indexed,
+   * again, under one anchor at the top of a file of code. Its links are followed, its text is not stored.
+   */
+  sourceListing?: true;
 }
 
 /**

@@ -60,9 +60,16 @@ export async function storeItem(item: SourceItem, store: Store, context: ItemCon
   }
 }
 
-/** A page that needs --render, or asks not to be indexed, is counted (one warning for the run says so); any other warning is reported as it comes. */
+/** A page that needs --render, asks not to be indexed, or lists source code is counted (one warning for the run says so); any other warning is reported as it comes. */
 function noteWarning(item: Extract<SourceItem, { kind: 'warning' }>, report: IngestReport): void {
-  const counted = item.needsRender === true ? (report.needsRender ??= { count: 0, examples: [] }) : item.code === 'crawl.noindex' ? (report.noindex ??= { count: 0, examples: [] }) : undefined;
+  const counted =
+    item.needsRender === true
+      ? (report.needsRender ??= { count: 0, examples: [] })
+      : item.code === 'crawl.noindex'
+        ? (report.noindex ??= { count: 0, examples: [] })
+        : item.code === 'crawl.source-listing'
+          ? (report.sourceListings ??= { count: 0, examples: [] })
+          : undefined;
   if (counted !== undefined) {
     counted.count += 1;
     if (counted.examples.length < MAX_RENDER_EXAMPLES) counted.examples.push(item.input);

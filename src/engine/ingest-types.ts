@@ -79,6 +79,8 @@ export interface IngestReport {
   needsRender?: { count: number; examples: string[] };
   /** Pages that ask robots not to index them (`<meta name="robots" content="noindex">`): their links were followed, their text not stored. Only when there are some. */
   noindex?: { count: number; examples: string[] };
+  /** Pages that are a documentation generator's listing of the source code: their links were followed, their text not stored. Only when there are some. */
+  sourceListings?: { count: number; examples: string[] };
   /** True when the run was interrupted before the source was exhausted (it resumes next time). */
   interrupted: boolean;
   /** Why the source gave up early, when it did. */

@@ -58,6 +58,12 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     report.diagnostics.push(warning);
     logDiagnostics([warning]);
   }
+  if (report.sourceListings !== undefined) {
+    const warning = diagnostic('crawl.source-listing', sourceListingWarning(report.sourceListings));
+    report.warnings.push(warning.message);
+    report.diagnostics.push(warning);
+    logDiagnostics([warning]);
+  }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   await recordOutcome(report, source, localRun, dependencies, now);
@@ -79,6 +85,11 @@ function needsRenderWarning(needsRender: CountedPages): string {
 function noindexWarning(noindex: CountedPages): string {
   const one = noindex.count === 1;
   return `${one ? '1 page asks' : `${noindex.count} pages ask`} robots not to index ${one ? 'it' : 'them'} (${examplesOf(noindex)}): ${one ? 'its' : 'their'} links were followed, ${one ? 'its' : 'their'} text was not stored.`;
+}
+
+function sourceListingWarning(listings: CountedPages): string {
+  const one = listings.count === 1;
+  return `${one ? '1 page is' : `${listings.count} pages are`} the documentation generator's listing of the source code (${examplesOf(listings)}): ${one ? 'its' : 'their'} links were followed, ${one ? 'its' : 'their'} text was not stored (${one ? 'its' : 'their'} doc comments are the pages indexed).`;
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */

@@ -117,6 +117,25 @@ describe('extractHtml heading anchors', () => {
     expect(read('<meta name="googlebot" content="noindex">').noindex).toBeUndefined();
   });
 
+  it("marks a generator's listing of the source code (Javadoc, JSDoc, Doxygen, GHC's hyperlinked source, rustdoc), and no page of code that is documentation", () => {
+    const listing = (html: string) => extractHtml(html, 'https://d.example/src/a.html').sourceListing === true;
+    expect(listing('<html><head><title>Source code</title><meta name="generator" content="javadoc/SourceToHTMLConverter"></head><body class="source-page"><main role="main"><div class="source-container"><pre><span class="source-line-no">001</span><span id="line-1">/* Licensed */</span></pre></div></main></body></html>')).toBe(true);
+    expect(listing('<html><head><title>Source code</title></head><body><div class="sourceContainer"><pre><span class="sourceLineNo">001</span>package org.widget;</pre></div></body></html>')).toBe(true);
+    expect(listing('<html><head><title>JSDoc: Source: lodash.js</title></head><body><div id="main"><h1 class="page-title">Source: lodash.js</h1><section><article><pre class="prettyprint source linenums"><code>function chunk(array, size) {}</code></pre></article></section></div></body></html>')).toBe(true);
+    expect(listing('<html><head><link rel="stylesheet" href="style.css"><script src="highlight.js"></script></head><body><pre><span class="hs-comment">-- | Module: Data.Aeson</span><span>\n</span><span class="hs-keyword">module</span></pre></body></html>')).toBe(true);
+    expect(listing('<html><body class="rustdoc src"><main><pre class="rust"><code>pub struct Vec;</code></pre></main></body></html>')).toBe(true);
+    expect(listing('<html><body class="rustdoc source"><main><pre class="rust"><code>pub fn shuffle() {}</code></pre></main></body></html>')).toBe(true);
+    const doxygen = (contents: string) => `<html><head><meta name="generator" content="Doxygen 1.9.4"><title>libssh: agent.h Source File</title></head><body><div class="header"><div class="headertitle"><div class="title">agent.h</div></div></div><div class="contents">${contents}</div></body></html>`;
+    expect(listing(doxygen('<div class="fragment"><div class="line"><a id="l00001" name="l00001"></a><span class="lineno">    1</span><span class="comment">/* agent */</span></div></div>'))).toBe(true);
+    expect(listing(doxygen('<a href="agent_8h.html">Go to the documentation of this file.</a><div class="fragment"><div class="line"><a id="l00001" name="l00001"></a><span class="lineno">    1</span>#include &lt;stdio.h&gt;</div></div>'))).toBe(true);
+    // Code that is the documentation: an RFC in one <pre>, an example, JSDoc's own entries.
+    expect(listing('<html><head><title>RFC 9110</title></head><body><pre>Internet Engineering Task Force (IETF)\n\n1.  Introduction</pre></body></html>')).toBe(false);
+    expect(listing(doxygen('<div class="textblock"><p>Connects and runs a command.</p></div><div class="fragment"><div class="line"><span class="lineno">    1</span>ssh_connect(session);</div></div>'))).toBe(false);
+    expect(listing(doxygen('<div class="fragment"><div class="line"><span class="lineno">    1</span>ssh_connect(session);</div></div>'))).toBe(false);
+    expect(listing(page('<main><h1 id="ex">Example</h1><pre><code class="language-c">int main(void) { return 0; }</code></pre></main>', '<title>Example</title>'))).toBe(false);
+    expect(listing('<html><head><title>JSDoc: Class: _</title></head><body><div id="main"><h1 class="page-title">Class: _</h1><pre class="prettyprint"><code>_.chunk([1, 2, 3], 2);</code></pre></div></body></html>')).toBe(false);
+  });
+
   it('reads a line break in a generator\'s title element as a space (Javadoc\'s "Uses of Class<br>org.widget.Pair")', () => {
     const html = page(`<div class="header"><h1 title="Uses of Class org.widget.Pair" class="title">Uses of Class<br>org.widget.Pair</h1></div><main role="main"><section class="class-uses"><h2>Uses of Pair in org.widget</h2><p>Methods that return Pair.</p></section></main>`, '<title>Uses of Class org.widget.Pair</title><meta name="generator" content="javadoc/ClassUseWriter">');
     expect(extractHtml(html, 'https://d.example/class-use/Pair.html').title).toBe('Uses of Class org.widget.Pair');

@@ -9,7 +9,7 @@ import { markSections, textWithBreaks } from './entries.js';
 import { applyGeneratorTransforms } from './generator-transforms.js';
 import { hoistHeadingsFromOrphanItems } from './orphan-items.js';
 import { sectionPreformattedTargets } from './preformatted-sections.js';
-import { detectGenerator } from './generators.js';
+import { detectGenerator, isSourceListing } from './generators.js';
 import { collectPageAnchors, findSectionAnchor, markPermalinks } from './heading-anchors.js';
 import { applyLimits, MAX_NESTING, MAX_WORD_CHARS } from './limits.js';
 import { selectMainContent } from './main-content.js';
@@ -38,6 +38,8 @@ export interface ExtractedHtml {
   generator?: string;
   /** `<meta name="robots">` asks not to index the page (`noindex`, `none`). */
   noindex?: true;
+  /** The page is a generator's listing of the source code (`isSourceListing`): not to be stored. */
+  sourceListing?: true;
   /** A page whose body is only scripts and an empty root element: its content is built by JavaScript. */
   emptyShell: boolean;
   /** What was cut to keep the page safe to process (deep nesting, giant words). */
@@ -62,6 +64,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
   const links = robots.nofollow ? [] : collectLinks($, baseUrl);
   const profile = detectGenerator($);
+  const sourceListing = isSourceListing($);
   let titleParts = splitDocumentTitle($, profile?.name);
   // Read before chrome goes: generators print it in their header (Doxygen's project number).
   const version = siteVersion($, titleParts);
@@ -116,6 +119,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
     ...(canonical === undefined ? {} : { canonical }),
     ...(profile === undefined ? {} : { generator: profile.name }),
     ...(robots.noindex ? { noindex: true } : {}),
+    ...(sourceListing ? { sourceListing: true } : {}),
     emptyShell,
     warnings,
   };

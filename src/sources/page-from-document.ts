@@ -5,6 +5,9 @@ export const NOINDEX = 'asks robots not to index it (<meta name="robots" content
 /** The same, said by the response's `X-Robots-Tag` header. */
 export const NOINDEX_HEADER = 'asks robots not to index it (X-Robots-Tag: noindex)';
 
+/** Why a generator's listing of the source code is not stored (and a stored one is removed). */
+export const SOURCE_LISTING = "is the documentation generator's listing of the source code, whose doc comments are the pages indexed";
+
 /** What a source knows of a page beyond its extracted document: how it was read, and when. */
 export type PageFacts = Pick<Page, 'contentHash' | 'fetchedAt' | 'source'> & Partial<Omit<Page, 'url' | 'canonicalUrl' | keyof ExtractedDocument>>;
 

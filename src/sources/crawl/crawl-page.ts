@@ -1,6 +1,6 @@
 import { sha256 } from '../../core/hash.js';
 import type { Page, SourceItem } from '../../core/types.js';
-import { NOINDEX, NOINDEX_HEADER, pageFromDocument } from '../page-from-document.js';
+import { NOINDEX, NOINDEX_HEADER, pageFromDocument, SOURCE_LISTING } from '../page-from-document.js';
 import type { CrawlExtraction, CrawlOptions, KnownPage } from './crawl-options.js';
 import type { CrawlQueue, Task } from './crawl-queue.js';
 import type { FetchedPage } from './fetch-page.js';
@@ -97,6 +97,11 @@ async function* handleDocument(task: Task, fetched: Fetched<'document'>, known: 
     const reason = extracted.noindex === true ? NOINDEX : NOINDEX_HEADER;
     if (known !== undefined) yield { kind: 'gone', url: task.url, reason };
     yield { kind: 'warning', code: 'crawl.noindex', input: url, message: `${url} ${reason}: its links were followed, its text was not stored` };
+    return;
+  }
+  if (extracted.sourceListing === true) {
+    if (known !== undefined) yield { kind: 'gone', url: task.url, reason: SOURCE_LISTING };
+    yield { kind: 'warning', code: 'crawl.source-listing', input: url, message: `${url} ${SOURCE_LISTING}: its links were followed, its text was not stored` };
     return;
   }
   // A canonical URL inside the scope names the page, unless another page already has it.

@@ -5,7 +5,7 @@ import { SourceError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { ExtractedDocument, SourceItem } from '../../core/types.js';
 import { binaryContentReason, decodeDocument } from '../decode.js';
-import { NOINDEX, pageFromDocument } from '../page-from-document.js';
+import { NOINDEX, pageFromDocument, SOURCE_LISTING } from '../page-from-document.js';
 import { DOCUMENT_EXTENSIONS, PathRegistry, type UrlStyle } from './path-registry.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -91,6 +91,11 @@ export async function* readLocalFolder(options: LocalSourceOptions): AsyncGenera
         // Stored by an earlier run, before it asked not to be: no longer.
         yield { kind: 'gone', url, reason: NOINDEX };
         yield { kind: 'warning', code: 'crawl.noindex', input: path, message: `${path} ${NOINDEX}: its text was not stored` };
+        continue;
+      }
+      if (extracted.sourceListing === true) {
+        yield { kind: 'gone', url, reason: SOURCE_LISTING };
+        yield { kind: 'warning', code: 'crawl.source-listing', input: path, message: `${path} ${SOURCE_LISTING}: its text was not stored` };
         continue;
       }
       const page = pageFromDocument(url, extracted, { contentHash: sha256(extracted.markdown), fetchedAt: now().toISOString(), source: 'local', sourcePath: path });
