@@ -157,7 +157,7 @@ describe('extraction per documentation generator', () => {
     expectClean(result.markdown);
   });
 
-  it('VitePress: content in .vp-doc, header anchors dropped, aside outline and doc footer gone', () => {
+  it('VitePress: content in .vp-doc, header anchors dropped, aside outline, doc footer and the language label above code gone', () => {
     const html = `<html><body><div id="app"><div class="Layout"><header class="VPNav"><a>Search docs</a></header><aside class="VPSidebar"><a href="/guide/">Sidebar item</a></aside>
       <div class="VPContent"><div class="VPDoc"><div class="aside"><div class="VPDocAside"><nav class="VPDocAsideOutline"><div class="outline-title">On this page</div></nav></div></div>
       <div class="content"><main class="main"><div class="vp-doc _guide_getting-started"><div>
@@ -166,7 +166,7 @@ describe('extraction per documentation generator', () => {
       </div></div></main><footer class="VPDocFooter"><div class="edit-link"><a href="https://git.example/x/edit">Edit this page on GitHub</a></div><nav class="prev-next"><a>Previous</a><a>Next</a></nav></footer></div></div></div></div></div></body></html>`;
     const result = extractHtml(html, 'https://d.example/guide/getting-started');
     expect(result.headings).toEqual([{ level: 1, text: 'Getting Started', anchor: 'getting-started' }]);
-    expect(result.markdown).toContain('```sh\nnpm add -D vitepress\n```');
+    expect(result.markdown).toBe('# Getting Started\n\n```sh\nnpm add -D vitepress\n```');
     expectClean(result.markdown);
   });
 

@@ -50,7 +50,8 @@ export const GENERATORS: readonly GeneratorProfile[] = [
     name: 'vitepress',
     matches: (generator, $) => /vitepress/i.test(generator) || has('.vp-doc, .VPDoc')($),
     main: ['.vp-doc', 'main'],
-    chrome: ['.VPNav', '.VPSidebar', '.VPDocAside', '.VPDocFooter', '.VPLocalNav', '.VPFooter'],
+    // A code block's language is also written above it (`<span class="lang">js</span>`, shown on hover): a line "js" before every example.
+    chrome: ['.VPNav', '.VPSidebar', '.VPDocAside', '.VPDocFooter', '.VPLocalNav', '.VPFooter', 'div[class*="language-"] > span.lang'],
   },
   {
     name: 'nextra',
