@@ -15,6 +15,8 @@ export interface CrawlStartOptions {
   fetchOptions: FetchPageOptions;
   /** GETs a page (conditionally when it is stored), checking each hop with `allowHop`. */
   fetchPage: (url: string, allowHop: (url: string) => string | undefined) => Promise<FetchedPage>;
+  /** The links of a fetched page (its extraction's), read when the start URL only gained a trailing slash. */
+  linksOf: (page: Extract<FetchedPage, { kind: 'document' }>) => Promise<readonly string[]>;
   signal?: AbortSignal;
 }
 
@@ -25,6 +27,24 @@ export interface CrawlStart {
   first: Exclude<FetchedPage, { kind: 'failed' }>;
   /** Every hop of robots.txt, sitemaps and llms.txt: on the hosts the policy allows, within the trap limits. */
   siteHop: (url: string) => string | undefined;
+}
+
+/**
+ * The folder the start page is in. `/docs` redirected to `/docs/` is the folder `/docs/`; but a
+ * site that serves its pages as folders (Docusaurus, Hugo and MkDocs builds on GitHub Pages, or any
+ * static server) sends `/docs/intro` to `/docs/intro/` too, and that folder holds the one page:
+ * the crawl stopped after it. When the start URL only gained a trailing slash and the page links
+ * to nothing inside its own folder but to pages in the folder of the URL as given, that folder is
+ * the scope.
+ */
+async function scopeOfStartPage(page: Extract<FetchedPage, { kind: 'document' }>, startUrl: string, rules: ScopeRules, linksOf: CrawlStartOptions['linksOf']): Promise<CrawlScope> {
+  const scope = createScope(page.url, rules);
+  const given = new URL(startUrl);
+  const final = new URL(page.url);
+  if (final.origin !== given.origin || given.pathname.endsWith('/') || final.pathname !== `${given.pathname}/`) return scope;
+  const links = (await linksOf(page)).filter((link) => link.split('#')[0] !== page.url);
+  const wider = createScope(startUrl, rules);
+  return links.some((link) => scope.contains(link)) || !links.some((link) => wider.contains(link)) ? scope : wider;
 }
 
 /**
@@ -58,7 +78,7 @@ export async function startCrawl(options: CrawlStartOptions): Promise<CrawlStart
     throw new SourceError(`Could not crawl ${givenUrl}: ${first.message}${hint}.`, givenUrl);
   }
   // Scope comes from where the start page really is, after redirects (`/docs` → `/docs/`).
-  const scope = createScope(first.kind === 'document' ? first.url : startUrl, rules);
+  const scope = first.kind === 'document' ? await scopeOfStartPage(first, startUrl, rules, options.linksOf) : createScope(startUrl, rules);
   // A start page that redirected to another origin (http → https, apex → www) is governed by that origin's robots.txt.
   if (scope.origin !== new URL(startUrl).origin) {
     robots = await robotsOf(scope.origin);

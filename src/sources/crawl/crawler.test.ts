@@ -77,6 +77,25 @@ describe('crawl', () => {
     expect(result.pages).toEqual([`${base}/docs/`, `${base}/docs/new.html`]);
   });
 
+  it('scopes to the folder of the URL as given when the start page only gained a trailing slash and links to nothing inside its own folder (Docusaurus: /docs/intro -> /docs/intro/)', async () => {
+    const requests: string[] = [];
+    const pages = {
+      '/docs/intro': { status: 301, location: '/docs/intro/' },
+      '/docs/intro/': html('Intro', ['/docs/guide/', '/docs/api/', '/blog/']),
+      '/docs/guide/': html('Guide', ['/docs/intro/']),
+      '/docs/api/': html('API'),
+      '/blog/': html('Blog'),
+      // A folder URL that holds its own pages keeps its scope.
+      '/manual': { status: 301, location: '/manual/' },
+      '/manual/': html('Manual', ['one.html', '/docs/guide/']),
+      '/manual/one.html': html('One'),
+    };
+    const base = await serve(site(pages, requests));
+    expect((await collect(crawl(options(`${base}/docs/intro`)))).pages).toEqual([`${base}/docs/api/`, `${base}/docs/guide/`, `${base}/docs/intro/`]);
+    expect(requests).not.toContain('/blog/');
+    expect((await collect(crawl(options(`${base}/manual`)))).pages).toEqual([`${base}/manual/`, `${base}/manual/one.html`]);
+  });
+
   it('records the URLs that redirect to a page as its aliases', async () => {
     const base = await serve(site({ '/': html('Home', ['old.html']), '/old.html': { status: 301, location: '/mid.html' }, '/mid.html': { status: 302, location: '/new.html' }, '/new.html': html('New') }));
     const aliases: Record<string, string[] | undefined> = {};

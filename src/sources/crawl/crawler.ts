@@ -75,6 +75,14 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
     userAgent: options.userAgent,
     fetchOptions,
     fetchPage: fetchFor,
+    linksOf: async (page) => {
+      if (page.format === 'xml') return [];
+      try {
+        return (await options.extract({ format: page.format, body: page.body }, page.url)).links;
+      } catch {
+        return []; // crawling the page reports why it cannot be read
+      }
+    },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (started === undefined) return;
