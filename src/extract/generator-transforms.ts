@@ -85,11 +85,15 @@ function typedoc($: CheerioAPI, root: Element): void {
   // A signature is the line of code it shows, before its description: as list items that start
   // with a target (each overload's id), each was read as an entry of its own, cited at the
   // overload, and the page's heading was repeated after it.
+  // TypeDoc 0.28 lays a long signature out on lines (`<br/>` and four spaces per parameter).
   for (const signature of selectAll<AnyNode, Element>('.tsd-signatures > li.tsd-signature, div.tsd-signature', root)) {
     $(signature).find('.tsd-anchor, .tsd-anchor-icon').remove();
-    $(signature).replaceWith($('<pre><code class="language-ts"></code></pre>').find('code').text($(signature).text().replace(/[\s\u00a0]+/g, ' ').trim()).end());
+    $(signature).find('br').replaceWith('\n');
+    const lines = $(signature).text().split('\n').map((line) => line.replace(/^([ \u00a0]*)(.*)$/, (_, indent: string, rest: string) => indent.replace(/\u00a0/g, ' ') + rest.replace(/[\s\u00a0]+/g, ' ').trimEnd()));
+    $(signature).replaceWith($('<pre><code class="language-ts"></code></pre>').find('code').text(lines.filter((line) => line.trim() !== '').join('\n').trim()).end());
   }
-  for (const list of selectAll<AnyNode, Element>('ul.tsd-signatures, ul.tsd-descriptions, li.tsd-description', root)) rename($, list, 'div');
+  // Each signature and its description are list items (0.26: one each; 0.28: one for both).
+  for (const list of selectAll<AnyNode, Element>('ul.tsd-signatures, ul.tsd-descriptions, ul.tsd-signatures > li, ul.tsd-descriptions > li', root)) rename($, list, 'div');
   // A target inside an entry (a type parameter's, a block tag's) is the page's, not a heading's.
   for (const target of selectAll<AnyNode, Element>('a.tsd-anchor', root)) {
     const next = $(target).nextAll().first().get(0);

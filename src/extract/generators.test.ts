@@ -226,6 +226,14 @@ describe('extraction per documentation generator', () => {
     expect(result.markdown).not.toContain('Index');
   });
 
+  it('TypeDoc 0.28: a signature laid out on lines keeps them, and a signature with its description in one list item is no list', () => {
+    const html = `<html><head><title>debounceTime | rxjs</title></head><body><div class="container container-main"><div class="col-content"><div class="tsd-page-title"><ul class="tsd-breadcrumb" aria-label="Breadcrumb"><li><a href="" aria-current="page">debounceTime</a></li></ul><h1>Function debounceTime</h1></div>
+      <section class="tsd-panel"><ul class="tsd-signatures tsd-is-external"><li class="tsd-is-external"><div class="tsd-signature tsd-anchor-link" id="debouncetime"><span class="tsd-kind-call-signature">debounceTime</span><span class="tsd-signature-symbol">(</span><br/>    <span class="tsd-kind-parameter">dueTime</span><span class="tsd-signature-symbol">:</span> <span class="tsd-signature-type">number</span><span class="tsd-signature-symbol">,</span><br/><span class="tsd-signature-symbol">)</span><span class="tsd-signature-symbol">:</span> <a href="../interfaces/MonoTypeOperatorFunction.html" class="tsd-signature-type">MonoTypeOperatorFunction</a><a href="#debouncetime" aria-label="Permalink" class="tsd-anchor-icon"><svg></svg></a></div>
+      <div class="tsd-description"><div class="tsd-comment tsd-typography"><p>Emits a notification only after a time span has passed without another emission.</p></div></div></li></ul></section></div></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/functions/debounceTime.html');
+    expect(result.markdown).toBe('# Function debounceTime\n\n```ts\ndebounceTime(\n    dueTime: number,\n): MonoTypeOperatorFunction\n```\n\nEmits a notification only after a time span has passed without another emission.');
+  });
+
   it('JSDoc: an entry is cited at its id, its parts are lines of its passage, its scope and its source line go, its title is the page\'s without "JSDoc:"', () => {
     const html = `<html><head><title>JSDoc: Class: _</title><script src="scripts/prettify/prettify.js"> </script></head><body><div id="main"><h1 class="page-title">Class: _</h1><section><article>
       <h3 class="subsection-title">Methods</h3>
