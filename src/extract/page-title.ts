@@ -18,6 +18,13 @@ export interface TitleParts {
 /** Words that name a site or a book rather than a page: "pytest documentation", "Postfix manual", "hiro 1.1.1". */
 const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|reference manual|wiki|sdk|help center)\b|\bv?\d+\.\d+(?:\.\d+)*\b/i;
 
+/**
+ * Generators whose every `<title>` is the page's name, " | " and the site's, in that order:
+ * Docusaurus and VitePress ("Routes | Fastify"), TypeDoc ("addDays | date-fns - v3.6.0"). Their
+ * site part is the site, whatever its words.
+ */
+const SITE_LAST_GENERATORS = new Set(['docusaurus', 'vitepress', 'typedoc']);
+
 /** A node's name, then its manual's title in parentheses (which may hold parentheses of its own). */
 const TEXINFO_TITLE = /^(\S.*?)\s+\((.*\p{L}.*)\)$/u;
 
@@ -54,6 +61,7 @@ export function splitDocumentTitle($: CheerioAPI, generator?: string): TitlePart
     if (versioned?.[1] !== undefined && versioned[2] !== undefined) return { page: versioned[2].trim(), site: `${before} ${versioned[1]}` };
     // Its start page, "Gtk – 4.0": the site is the name with its version.
     if (siteName === '' && /^v?\d+(?:\.\d+)+$/.test(after)) return { page: before, site: `${before} ${after}` };
+    if (separator === ' | ' && siteName === '' && generator !== undefined && SITE_LAST_GENERATORS.has(generator)) return { page: full.slice(0, full.indexOf(separator)).trim(), site: full.slice(full.indexOf(separator) + separator.length).trim(), named: true };
     const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
     const named = siteName !== '' && same(beforeIsSite ? before : after, siteName) ? { named: true as const } : {};
     return beforeIsSite ? { page: after, site: before, ...named } : { page: before, site: after, ...named };

@@ -58,6 +58,16 @@ describe('the name a page gives its site', () => {
     expect(siteNameOf('<title>libssh: Main Page</title>', '<div id="top"><div id="projectname">libssh&#160;<span id="projectnumber">0.10.6</span></div></div><div class="contents"><p>Text.</p></div>')).toBe('libssh');
   });
 
+  it('is the part after " | " where the generator always writes the site there (Docusaurus, VitePress, TypeDoc), whatever its words', () => {
+    const docusaurus = '<div id="__docusaurus"><main><div class="theme-doc-markdown markdown"><header><h1>intro</h1></header><p>Text.</p></div></main></div>';
+    expect(siteNameOf('<title data-rh="true">intro | Fastify</title>', docusaurus)).toBe('Fastify');
+    expect(siteNameOf('<title>intro | Fastify</title>')).toBeUndefined();
+    const typedoc = '<div class="col-content"><div class="tsd-page-title"><h1>Function addDays</h1></div><section class="tsd-panel"><p>Text.</p></section></div>';
+    expect(siteNameOf('<title>addDays | date-fns - v3.6.0</title>', typedoc)).toBe('date-fns - v3.6.0');
+    const vitepress = '<div class="VPDoc"><div class="vp-doc"><h1 id="routes">Routes</h1><p>Text.</p></div></div>';
+    expect(siteNameOf('<title>Routes | Fastify</title>', vitepress)).toBe('Fastify');
+  });
+
   it('is none when <title> names only the page, or its last part is only a guess at the site', () => {
     expect(siteNameOf('<title>SQLite Home Page</title>')).toBeUndefined();
     expect(siteNameOf('<title>libfoo - a tiny library for foo</title>')).toBeUndefined();
