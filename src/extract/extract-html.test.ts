@@ -121,13 +121,21 @@ describe('extractHtml heading anchors', () => {
     const listing = (html: string) => extractHtml(html, 'https://d.example/src/a.html').sourceListing === true;
     expect(listing('<html><head><title>Source code</title><meta name="generator" content="javadoc/SourceToHTMLConverter"></head><body class="source-page"><main role="main"><div class="source-container"><pre><span class="source-line-no">001</span><span id="line-1">/* Licensed */</span></pre></div></main></body></html>')).toBe(true);
     expect(listing('<html><head><title>Source code</title></head><body><div class="sourceContainer"><pre><span class="sourceLineNo">001</span>package org.widget;</pre></div></body></html>')).toBe(true);
+    expect(listing('<html><head><title>Source code</title></head><body><main role="main"><div class="sourceContainer"><pre><span class="sourceLineNo">001</span><a id="line.1">package org.junit;</a></pre></div></main></body></html>')).toBe(true);
     expect(listing('<html><head><title>JSDoc: Source: lodash.js</title></head><body><div id="main"><h1 class="page-title">Source: lodash.js</h1><section><article><pre class="prettyprint source linenums"><code>function chunk(array, size) {}</code></pre></article></section></div></body></html>')).toBe(true);
+    // JSDoc writes every code block of a README or a doc comment as pre.prettyprint.source too.
+    expect(listing('<html><head><title>JSDoc: Home</title></head><body><div id="main"><h1 class="page-title">Home</h1><section><article><h1>widget</h1><pre class="prettyprint source lang-js"><code>npm install widget</code></pre></article></section></div></body></html>')).toBe(false);
+    // Javadoc's classes in a page of another kind: a footer, a doc comment showing Javadoc's markup.
+    expect(listing(page('<main><h1 id="a">Widgets</h1><p>Text.</p></main><footer><div class="source-container"><a href="https://git.example/widget">Source</a></div></footer>', '<title>Widgets</title>'))).toBe(false);
+    expect(listing('<html><body class="package-declaration-page"><main role="main"><section class="package-description"><div class="block"><div class="source-container"><pre><span class="source-line-no">001</span>package org.widget;</pre></div></div></section></main></body></html>')).toBe(false);
     expect(listing('<html><head><link rel="stylesheet" href="style.css"><script src="highlight.js"></script></head><body><pre><span class="hs-comment">-- | Module: Data.Aeson</span><span>\n</span><span class="hs-keyword">module</span></pre></body></html>')).toBe(true);
     expect(listing('<html><body class="rustdoc src"><main><pre class="rust"><code>pub struct Vec;</code></pre></main></body></html>')).toBe(true);
     expect(listing('<html><body class="rustdoc source"><main><pre class="rust"><code>pub fn shuffle() {}</code></pre></main></body></html>')).toBe(true);
     const doxygen = (contents: string) => `<html><head><meta name="generator" content="Doxygen 1.9.4"><title>libssh: agent.h Source File</title></head><body><div class="header"><div class="headertitle"><div class="title">agent.h</div></div></div><div class="contents">${contents}</div></body></html>`;
     expect(listing(doxygen('<div class="fragment"><div class="line"><a id="l00001" name="l00001"></a><span class="lineno">    1</span><span class="comment">/* agent */</span></div></div>'))).toBe(true);
     expect(listing(doxygen('<a href="agent_8h.html">Go to the documentation of this file.</a><div class="fragment"><div class="line"><a id="l00001" name="l00001"></a><span class="lineno">    1</span>#include &lt;stdio.h&gt;</div></div>'))).toBe(true);
+    // Doxygen before 1.9.2 names its line targets without ids.
+    expect(listing(doxygen('<div class="fragment"><div class="line"><a name="l00001"></a><span class="lineno">    1</span><span class="comment">/* hwloc */</span></div></div>'))).toBe(true);
     // Code that is the documentation: an RFC in one <pre>, an example, JSDoc's own entries.
     expect(listing('<html><head><title>RFC 9110</title></head><body><pre>Internet Engineering Task Force (IETF)\n\n1.  Introduction</pre></body></html>')).toBe(false);
     expect(listing(doxygen('<div class="textblock"><p>Connects and runs a command.</p></div><div class="fragment"><div class="line"><span class="lineno">    1</span>ssh_connect(session);</div></div>'))).toBe(false);

@@ -64,8 +64,9 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
   const links = robots.nofollow ? [] : collectLinks($, baseUrl);
   const profile = detectGenerator($);
-  const sourceListing = isSourceListing($);
   let titleParts = splitDocumentTitle($, profile?.name);
+  // Not stored (its doc comments are the pages indexed): its links are all that is read of it.
+  if (isSourceListing($)) return { title: titleParts.page || pageUrl, markdown: '', headings: [], anchors, links, ...(profile === undefined ? {} : { generator: profile.name }), sourceListing: true, emptyShell: false, warnings };
   // Read before chrome goes: generators print it in their header (Doxygen's project number).
   const version = siteVersion($, titleParts);
   const project = projectName($);
@@ -119,7 +120,6 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
     ...(canonical === undefined ? {} : { canonical }),
     ...(profile === undefined ? {} : { generator: profile.name }),
     ...(robots.noindex ? { noindex: true } : {}),
-    ...(sourceListing ? { sourceListing: true } : {}),
     emptyShell,
     warnings,
   };

@@ -71,16 +71,20 @@ function scaladoc($: CheerioAPI, root: Element): void {
  * `<code class="ts">` in an example is the language the fence gets.
  */
 function typedoc($: CheerioAPI, root: Element): void {
+  const memberHeading = (heading: Element) => heading.parent !== null && is(heading.parent, 'section.tsd-member') && /^h[1-3]$/.test(heading.name);
+  // A parameter or property of a list (an <h5> each before 0.23, a nested option's still) is a line.
+  for (const heading of selectAll<AnyNode, Element>(':is(.tsd-parameters, .tsd-parameter-list, .tsd-type-parameter-list) li :is(h1, h2, h3, h4, h5, h6)', root)) rename($, heading, 'p');
+  // A flag (`code.tsd-tag`; `span.tsd-flag` before 0.23) leaves a member's heading, and stands apart from the name elsewhere.
+  for (const flag of selectAll<AnyNode, Element>('code.tsd-tag, span.tsd-flag', root)) {
+    const heading = $(flag).closest('h1, h2, h3, h4, h5, h6').get(0);
+    if (heading?.type === 'tag' && memberHeading(heading)) $(flag).remove();
+    else $(flag).after(' ');
+  }
   // Parts of an entry: of a member, of a signature (a function's page is one), and the type's own
   // "Type Parameters", "Hierarchy" and "Implements"; a block tag's heading wherever it is.
   const entry = 'section.tsd-member, .tsd-signatures, .tsd-signature, .tsd-descriptions, .tsd-description, .tsd-type-declaration, .tsd-parameters, section.tsd-panel:not(.tsd-typography, .tsd-comment)';
   for (const heading of selectAll<AnyNode, Element>(`:is(${entry}) :is(h1, h2, h3, h4, h5, h6), [class^="tsd-tag-"] > :is(h1, h2, h3, h4, h5, h6)`, root)) {
-    if (heading.parent !== null && is(heading.parent, 'section.tsd-member') && /^h[1-3]$/.test(heading.name)) continue;
-    asPartLabel($, heading);
-  }
-  for (const flag of selectAll<AnyNode, Element>('code.tsd-tag', root)) {
-    if ($(flag).closest('h1, h2, h3, h4, h5, h6').length > 0) $(flag).remove();
-    else $(flag).after(' ');
+    if (!memberHeading(heading)) asPartLabel($, heading);
   }
   // A signature is the line of code it shows, before its description: as list items that start
   // with a target (each overload's id), each was read as an entry of its own, cited at the
@@ -105,15 +109,18 @@ function typedoc($: CheerioAPI, root: Element): void {
   }
 }
 
+/** The parts JSDoc's templates head with an <h5> (a README's or tutorial's own <h5>s are its sections). */
+const JSDOC_PARTS = /^(?:parameters|properties|returns|yields|throws|fires|listens to events|listeners of this event|requires|type|this|examples?|see|tutorials|deprecated|augments|extends|mixes in|implements|overrides):?$/i;
+
 /**
  * JSDoc heads each part of an entry with an <h5> ("Parameters:", "Returns:", "Example", "Type:"):
  * parts of the entry's passage, not sections of their own. An entry's scope ("(static) ",
  * "(inner) ") before its name in the heading is a label of the entry, not part of its name.
  */
 function jsdoc($: CheerioAPI, root: Element): void {
-  for (const heading of selectAll<AnyNode, Element>('article h5, article h6', root)) asPartLabel($, heading);
+  for (const heading of selectAll<AnyNode, Element>('article :is(h5, h6)', root)) if (JSDOC_PARTS.test($(heading).text().trim())) asPartLabel($, heading);
   // An optional parameter is marked by a superscript "opt" that ran into its name ("waitopt"): written as TypeScript does.
-  for (const attributes of selectAll<AnyNode, Element>('span.signature-attributes', root)) $(attributes).replaceWith($(attributes).text().trim() === 'opt' ? '?' : '');
+  for (const attributes of selectAll<AnyNode, Element>('span.signature-attributes', root)) $(attributes).replaceWith(/\bopt\b/.test($(attributes).text()) ? '?' : '');
   for (const scope of selectAll<AnyNode, Element>('h4.name > span.type-signature:first-child', root)) {
     if (/^\s*\([\w\s,-]+\)\s*$/.test($(scope).text())) $(scope).remove();
   }

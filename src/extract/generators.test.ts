@@ -226,6 +226,24 @@ describe('extraction per documentation generator', () => {
     expect(result.markdown).not.toContain('Index');
   });
 
+  it('TypeDoc 0.22: the title above the content, a flag beside its name or out of a member\'s heading, each parameter a line, "Defined in" gone', () => {
+    const html = `<html><head><title>Observable | rxjs</title></head><body><header><div class="tsd-page-toolbar"><a href="../index.html" class="title">Search docs</a></div><div class="tsd-page-title"><div class="container"><ul class="tsd-breadcrumb"><li><a href="../modules.html">rxjs</a></li></ul><h1>Class Observable&lt;T&gt;</h1></div></div></header>
+      <div class="container container-main"><div class="row"><div class="col-8 col-content">
+      <section class="tsd-panel tsd-comment"><div class="tsd-comment tsd-typography"><div class="lead"><p>A representation of values over time.</p></div></div></section>
+      <section class="tsd-panel-group tsd-member-group"><h2>Methods</h2>
+      <section class="tsd-panel tsd-member tsd-kind-method"><a name="pipe" class="tsd-anchor"></a><h3>pipe</h3><ul class="tsd-signatures tsd-kind-method"><li class="tsd-signature tsd-kind-icon">pipe<span class="tsd-signature-symbol">(</span>op1<span class="tsd-signature-symbol">?: </span><span class="tsd-signature-type">OperatorFunction</span><span class="tsd-signature-symbol">)</span></li></ul>
+      <ul class="tsd-descriptions"><li class="tsd-description"><aside class="tsd-sources"><p>Inherited from <a href="Subscribable.html">Subscribable</a>.<a href="Subscribable.html#pipe">pipe</a></p><ul><li>Defined in internal/Observable.d.ts:30</li></ul></aside><div class="tsd-comment tsd-typography"><div class="lead"><p>Stitches operators together.</p></div></div>
+      <h4 class="tsd-parameters-title">Parameters</h4><ul class="tsd-parameters"><li><h5><span class="tsd-flag ts-flagOptional">Optional</span>op1: <span class="tsd-signature-type">OperatorFunction</span></h5><div class="tsd-comment tsd-typography"><p>The first operator.</p></div></li></ul>
+      <h4 class="tsd-returns-title">Returns <span class="tsd-signature-type">Observable</span></h4></li></ul></section>
+      <section class="tsd-panel tsd-member tsd-kind-method"><a name="create" class="tsd-anchor"></a><h3><span class="tsd-flag ts-flagStatic">Static</span> create</h3><div class="tsd-comment tsd-typography"><p>Creates an Observable.</p></div></section>
+      </section></div><div class="col-4 col-menu menu-sticky-wrap"><nav class="tsd-navigation primary"><a href="#">Sidebar item</a></nav></div></div></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/classes/Observable.html');
+    expect(result.title).toBe('Class Observable<T>');
+    expect(result.headings).toEqual([{ level: 2, text: 'Methods' }, { level: 3, text: 'pipe', anchor: 'pipe' }, { level: 3, text: 'create', anchor: 'create' }]);
+    expect(result.markdown).toContain('Parameters:\n\n-   Optional op1: OperatorFunction\n\n    The first operator.\n\nReturns Observable:');
+    expect(result.markdown).not.toMatch(/Defined in|Sidebar item/);
+  });
+
   it('TypeDoc 0.28: a signature laid out on lines keeps them, and a signature with its description in one list item is no list', () => {
     const html = `<html><head><title>debounceTime | rxjs</title></head><body><div class="container container-main"><div class="col-content"><div class="tsd-page-title"><ul class="tsd-breadcrumb" aria-label="Breadcrumb"><li><a href="" aria-current="page">debounceTime</a></li></ul><h1>Function debounceTime</h1></div>
       <section class="tsd-panel"><ul class="tsd-signatures tsd-is-external"><li class="tsd-is-external"><div class="tsd-signature tsd-anchor-link" id="debouncetime"><span class="tsd-kind-call-signature">debounceTime</span><span class="tsd-signature-symbol">(</span><br/>    <span class="tsd-kind-parameter">dueTime</span><span class="tsd-signature-symbol">:</span> <span class="tsd-signature-type">number</span><span class="tsd-signature-symbol">,</span><br/><span class="tsd-signature-symbol">)</span><span class="tsd-signature-symbol">:</span> <a href="../interfaces/MonoTypeOperatorFunction.html" class="tsd-signature-type">MonoTypeOperatorFunction</a><a href="#debouncetime" aria-label="Permalink" class="tsd-anchor-icon"><svg></svg></a></div>
@@ -251,6 +269,9 @@ describe('extraction per documentation generator', () => {
     expect(result.markdown).toContain('Example:\n\n```\n_.debounce(calculateLayout, 150);\n```');
     expect(result.markdown).not.toMatch(/line 10377|Source:|Documentation generated/);
     expect(result.title).toBe('Class: _');
+    // A README's own <h5> is its section, not an entry's part.
+    const readme = extractHtml('<html><head><title>JSDoc: Home</title></head><body><div id="main"><h1 class="page-title">Home</h1><section><article><h1 id="widget">widget</h1><h5 id="install">Install with npm</h5><p>npm install widget</p></article></section></div><script src="scripts/linenumber.js"></script></body></html>', 'https://d.example/index.html');
+    expect(readme.headings.map((heading) => heading.text)).toContain('Install with npm');
   });
 
   it('rustdoc: methods anchored on their <section id>, § anchors and "source" links dropped', () => {

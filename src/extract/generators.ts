@@ -183,12 +183,14 @@ export const GENERATORS: readonly GeneratorProfile[] = [
   {
     // TypeDoc (TypeScript's API docs): no generator tag; every page puts its content in
     // .col-content under a .tsd-page-title, beside a sidebar (.col-sidebar: the settings and the
-    // page's outline, 0.23 on; .col-menu before). Each member's "Defined in file.d.ts:21" and the
-    // index of the page's members (a link to each, all on the page below) are not text.
+    // page's outline, 0.23 on; .col-menu before). Each member's "Defined in file.d.ts:21" (an aside,
+    // as any page's are, with its "Inherited from") and the index of the page's members (a link to
+    // each, all on the page below) are not text. Before 0.23 the page's h1 sits in a header above the content.
     name: 'typedoc',
     matches: (_generator, $) => has('.tsd-page-title')($) && has('.col-content')($),
     main: ['.col-content', 'body'],
     chrome: ['.tsd-breadcrumb', '.tsd-page-toolbar', '.col-sidebar', '.col-menu', '.tsd-sources', '.tsd-index-panel', '.tsd-index-group', '.tsd-anchor-icon'],
+    title: ['.tsd-page-title h1'],
   },
   {
     // JSDoc's default template: no generator tag; the content is #main (its h1.page-title, then
@@ -271,13 +273,24 @@ export const GENERIC_MAIN = ['main', '[role=main]', 'article', '#apicontent', 'd
  */
 export function isSourceListing($: CheerioAPI): boolean {
   const root = $.root().get(0)?.children ?? [];
-  if (selectOne('meta[name="generator" i][content*="SourceToHTMLConverter" i], body.source-page, div.source-container, div.sourceContainer, pre.prettyprint.source, body.rustdoc.src, body.rustdoc.source', root) !== null) return true;
+  // Javadoc's page is its line-numbered <pre> alone (a doc comment may show the same markup
+  // inside a page); JSDoc writes every code block as `pre.prettyprint.source`, its listings alone
+  // with `linenums`.
+  const listing = [
+    'meta[name="generator" i][content*="SourceToHTMLConverter" i]',
+    ':is(body, body > main) > :is(div.source-container, div.sourceContainer) > pre > :is(span.source-line-no, span.sourceLineNo)',
+    'pre.prettyprint.source.linenums',
+    'body.rustdoc.src',
+    'body.rustdoc.source',
+  ].join(', ');
+  if (selectOne(listing, root) !== null) return true;
   // Doxygen's `file_source.html`: the contents are the file's code alone, each line a target
-  // (`#l00042`, where "Definition at line 42" points), after at most its "Go to the documentation".
+  // (`#l00042`, where "Definition at line 42" points; a[name] before 1.9.2), after at most its
+  // "Go to the documentation".
   const contents = selectOne<AnyNode, Element>('div.contents', root);
   const parts = contents?.children.filter((child): child is Element => child.type === 'tag') ?? [];
   const fragment = parts.at(-1);
-  if (fragment !== undefined && parts.length <= 2 && is(fragment, 'div.fragment') && parts.slice(0, -1).every((part) => part.name === 'a') && selectOne('div.line > a[id^="l0"]', fragment) !== null) return true;
+  if (fragment !== undefined && parts.length <= 2 && is(fragment, 'div.fragment') && parts.slice(0, -1).every((part) => part.name === 'a') && selectOne('div.line > a:is([id^="l0"], [name^="l0"])', fragment) !== null) return true;
   const body = selectOne<AnyNode, Element>('body', root);
   const blocks = body?.children.filter((child): child is Element => child.type === 'tag' && child.name !== 'script') ?? [];
   return blocks.length === 1 && blocks[0]?.name === 'pre' && selectOne('span[class^="hs-"]', blocks) !== null;

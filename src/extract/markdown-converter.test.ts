@@ -80,7 +80,6 @@ describe('createMarkdownConverter code blocks', () => {
   it('keeps the code as written: markup inside it is text, not Markdown', () => {
     expect(convert('<pre><code class="language-sh">echo <b>*</b> # not_emphasis</code></pre>')).toBe('```sh\necho * # not_emphasis\n```');
   });
-});
 
   it('reads a <br> inside code as the line break a browser draws (TypeDoc ends each highlighted line with one)', () => {
     const typedoc = '<pre><code class="ts"><span class="hl-7">// Add 10 days:</span><br/><span class="hl-5">const</span><span> r = add(d, 10)</span><br/><span>//=&gt; Mon</span>\n</code></pre>';
@@ -89,7 +88,10 @@ describe('createMarkdownConverter code blocks', () => {
 
   it('reads a <br> the source follows with a newline as one line break, not a blank line (Apache\'s hand-written examples)', () => {
     expect(convert('<pre>&lt;!--#config timefmt="%A" --&gt;<br>\nToday is &lt;!--#echo var="DATE_LOCAL" --&gt;</pre>')).toBe('```\n<!--#config timefmt="%A" -->\nToday is <!--#echo var="DATE_LOCAL" -->\n```');
+    // And one with nothing after it is a line break all the same.
+    expect(convert('<pre>first<br>second</pre>')).toBe('```\nfirst\nsecond\n```');
   });
+});
 
 describe('createMarkdownConverter tables', () => {
   it('writes rows as they are, not padded to the column count, and empty cells empty', () => {

@@ -50,6 +50,12 @@ export function splitDocumentTitle($: CheerioAPI, generator?: string): TitlePart
   // makeinfo titles a node "Basic Vectorization (GNU Octave (version 7.3.0))": the manual in parentheses.
   const manual = generator === 'texinfo' ? TEXINFO_TITLE.exec(full) : null;
   if (manual?.[1] !== undefined && manual[2] !== undefined) return { page: manual[1].trim(), site: manual[2].trim(), named: true };
+  // Their site is what follows the last " | " (the page's own name may hold one, or a dash). A
+  // VitePress home page whose `titleTemplate` puts a tagline there is titled site first.
+  const last = full.lastIndexOf(' | ');
+  if (last > 0 && siteName === '' && generator !== undefined && SITE_LAST_GENERATORS.has(generator) && !(generator === 'vitepress' && selectOne('.VPHome', document) !== null)) {
+    return { page: full.slice(0, last).trim(), site: full.slice(last + 3).trim(), named: true };
+  }
   for (const separator of TITLE_SEPARATORS) {
     const index = full.lastIndexOf(separator);
     if (index <= 0) continue;
@@ -61,7 +67,6 @@ export function splitDocumentTitle($: CheerioAPI, generator?: string): TitlePart
     if (versioned?.[1] !== undefined && versioned[2] !== undefined) return { page: versioned[2].trim(), site: `${before} ${versioned[1]}` };
     // Its start page, "Gtk – 4.0": the site is the name with its version.
     if (siteName === '' && /^v?\d+(?:\.\d+)+$/.test(after)) return { page: before, site: `${before} ${after}` };
-    if (separator === ' | ' && siteName === '' && generator !== undefined && SITE_LAST_GENERATORS.has(generator)) return { page: full.slice(0, full.indexOf(separator)).trim(), site: full.slice(full.indexOf(separator) + separator.length).trim(), named: true };
     const beforeIsSite = siteName !== '' ? same(before, siteName) : SITE_WORDS.test(before) && !SITE_WORDS.test(after);
     const named = siteName !== '' && same(beforeIsSite ? before : after, siteName) ? { named: true as const } : {};
     return beforeIsSite ? { page: after, site: before, ...named } : { page: before, site: after, ...named };

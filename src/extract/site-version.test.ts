@@ -66,6 +66,11 @@ describe('the name a page gives its site', () => {
     expect(siteNameOf('<title>addDays | date-fns - v3.6.0</title>', typedoc)).toBe('date-fns - v3.6.0');
     const vitepress = '<div class="VPDoc"><div class="vp-doc"><h1 id="routes">Routes</h1><p>Text.</p></div></div>';
     expect(siteNameOf('<title>Routes | Fastify</title>', vitepress)).toBe('Fastify');
+    // The last " | ": the page's name may hold one, or a dash.
+    expect(siteNameOf('<title>Reply | Reference | Fastify</title>', vitepress)).toBe('Fastify');
+    expect(siteNameOf('<title>Intro — getting started | Widget</title>', vitepress)).toBe('Widget');
+    // A VitePress home page whose titleTemplate puts a tagline last is titled site first.
+    expect(siteNameOf('<title>Widget | Next Generation Widget Tooling</title>', '<div class="VPHome"><div class="VPHero"><h1 class="name">Widget</h1></div></div>')).toBeUndefined();
   });
 
   it('is none when <title> names only the page, or its last part is only a guess at the site', () => {

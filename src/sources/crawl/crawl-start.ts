@@ -32,19 +32,28 @@ export interface CrawlStart {
 /**
  * The folder the start page is in. `/docs` redirected to `/docs/` is the folder `/docs/`; but a
  * site that serves its pages as folders (Docusaurus, Hugo and MkDocs builds on GitHub Pages, or any
- * static server) sends `/docs/intro` to `/docs/intro/` too, and that folder holds the one page:
- * the crawl stopped after it. When the start URL only gained a trailing slash and the page links
- * to nothing inside its own folder but to pages in the folder of the URL as given, that folder is
- * the scope.
+ * static server) sends `/docs/intro` to `/docs/intro/` too (and http to https), and that folder
+ * holds the one page: the crawl stopped after it. When the start URL only gained a trailing slash,
+ * and the page links to nothing inside its own folder but to pages in the folder of the URL as
+ * given, that folder is the scope; never the whole site (a landing page at `/docs/` that links
+ * only elsewhere keeps `/docs/`), and always one that holds the start page (`--include`).
  */
 async function scopeOfStartPage(page: Extract<FetchedPage, { kind: 'document' }>, startUrl: string, rules: ScopeRules, linksOf: CrawlStartOptions['linksOf']): Promise<CrawlScope> {
   const scope = createScope(page.url, rules);
   const given = new URL(startUrl);
   const final = new URL(page.url);
-  if (final.origin !== given.origin || given.pathname.endsWith('/') || final.pathname !== `${given.pathname}/`) return scope;
-  const links = (await linksOf(page)).filter((link) => link.split('#')[0] !== page.url);
-  const wider = createScope(startUrl, rules);
-  return links.some((link) => scope.contains(link)) || !links.some((link) => wider.contains(link)) ? scope : wider;
+  const upgraded = final.protocol === given.protocol || (given.protocol === 'http:' && final.protocol === 'https:');
+  if (final.host !== given.host || !upgraded || given.pathname.endsWith('/') || final.pathname !== `${given.pathname}/`) return scope;
+  const wider = createScope(`${final.origin}${given.pathname}`, rules);
+  if (wider.pathPrefix === '/' || !wider.contains(page.url)) return scope;
+  // The page itself, however it links to itself (`./`, `index.html`, a query), is no sign.
+  const folderOf = (url: string) => {
+    const path = new URL(url).pathname;
+    return path.endsWith('/') ? path : path.slice(0, path.lastIndexOf('/') + 1);
+  };
+  const own = folderOf(page.url);
+  const others = (await linksOf(page)).filter((link) => !(new URL(link).host === final.host && new URL(link).pathname.replace(/index\.html?$/, '') === own));
+  return others.some((link) => scope.contains(link)) || !others.some((link) => wider.contains(link)) ? scope : wider;
 }
 
 /**

@@ -96,6 +96,25 @@ describe('crawl', () => {
     expect((await collect(crawl(options(`${base}/manual`)))).pages).toEqual([`${base}/manual/`, `${base}/manual/one.html`]);
   });
 
+  it('widens that way only to a folder that holds the start page, never to the whole site, and reads a link to the page itself as no sign', async () => {
+    const base = await serve(site({
+      '/docs/intro?ref=x': { status: 301, location: '/docs/intro/?ref=x' },
+      '/docs/intro/?ref=x': html('Intro', ['/docs/intro/', 'index.html', '/docs/guide/']),
+      '/docs/intro': { status: 301, location: '/docs/intro/' },
+      '/docs/intro/': html('Intro', ['/docs/guide/']),
+      '/docs/guide/': html('Guide'),
+      // A landing page at /docs/ that links only elsewhere on the site keeps /docs/.
+      '/docs': { status: 301, location: '/docs/' },
+      '/docs/': html('Docs', ['/api/a.html', '/blog/']),
+      '/api/a.html': html('A'),
+      '/blog/': html('Blog'),
+    }));
+    expect((await collect(crawl(options(`${base}/docs/intro?ref=x`)))).pages).toEqual([`${base}/docs/guide/`, `${base}/docs/intro/`, `${base}/docs/intro/?ref=x`]);
+    expect((await collect(crawl(options(`${base}/docs`)))).pages).toEqual([`${base}/docs/`]);
+    // --include that leaves the start page out of the wider folder keeps the folder it is in.
+    expect((await collect(crawl(options(`${base}/docs/intro`, { include: ['/docs/guide/**'] })))).pages).toEqual([`${base}/docs/intro/`]);
+  });
+
   it('records the URLs that redirect to a page as its aliases', async () => {
     const base = await serve(site({ '/': html('Home', ['old.html']), '/old.html': { status: 301, location: '/mid.html' }, '/mid.html': { status: 302, location: '/new.html' }, '/new.html': html('New') }));
     const aliases: Record<string, string[] | undefined> = {};
