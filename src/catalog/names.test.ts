@@ -40,6 +40,9 @@ describe('default library names and versions', () => {
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
     ['http://127.0.0.1:8883/go_spec.html', undefined],
+    // A kind of page names no library (JSDoc's titles, without their "JSDoc: ").
+    ['Class: _', undefined],
+    ['Global', undefined],
   ])('names a site on an address by its title %s: %s', (title, expected) => {
     expect(libraryNameFromTitle(title)).toBe(expected);
   });

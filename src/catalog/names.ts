@@ -27,6 +27,9 @@ export function libraryNameFromHost(url: string): string | undefined {
 }
 
 /** A web server's listing of a folder ("Directory listing for /", "Index of /docs"): it names no library. */
+/** The kind of an API page, which a generator's titles start with ("Class: _", "Interface Foo"). */
+const KIND_OF_PAGE = /^(?:class|module|namespace|interface|global|function|source|tutorial|mixin|event|external|enum|type|struct|trait|package|crate)$/i;
+
 const FOLDER_LISTING = /^(?:directory listing for|index of)\s+\//i;
 
 /**
@@ -54,7 +57,8 @@ export function libraryNameFromTitle(title: string): string | undefined {
     // What ends a title of the docs as a whole: "Docutils Project Documentation Overview".
     .replace(/(?:\s+(?:project|overview))+\s*$/i, '')
     .trim();
-  if (first === undefined || first === '') return undefined;
+  // A kind of page alone names no library: JSDoc's "Class: _", "Module: widget", "Global".
+  if (first === undefined || first === '' || KIND_OF_PAGE.test(first)) return undefined;
   const all = first.split(/\s+/);
   // A GNU program goes by its own name ("GNU Octave", "GNU Make"); "GNU Scientific Library" keeps it.
   const named = all.length === 2 && all[0] === 'GNU' ? all.slice(1) : all;

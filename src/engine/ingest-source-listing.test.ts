@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveSite, type SiteServer } from '../testing/http-site.js';
 import { docsWorkspace } from '../testing/workspace.js';
@@ -35,6 +37,34 @@ describe("ingest of a documentation generator's listing of the source code", () 
     expect(urls.some((url) => url.includes('lodash.js.html'))).toBe(false);
     expect((await engine.search('modern utility library')).results.map((result) => result.url)).toEqual([`${server.base}/docs/readme.html#readme`]);
     await engine.close();
+  });
+
+  it('removes a listing an older extraction stored, though the site answers 304 for it: a page read by an older extraction is read again in full', async () => {
+    const bodies = new Map([['/docs/', entryPage], ['/docs/lodash.js.html', readmePage.replace(/Readme/g, 'Source')]]);
+    // Every page answers 304 to its ETag, whatever it serves now: the site says nothing changed.
+    const server = await serveSite(Object.fromEntries([...bodies.keys()].map((path) => [path, (request: IncomingMessage, response: ServerResponse) => {
+      if (request.headers['if-none-match'] === '"v1"') return void response.writeHead(304, { etag: '"v1"' }).end();
+      response.writeHead(200, { 'content-type': 'text/html', etag: '"v1"' }).end(bodies.get(path));
+    }])));
+    servers.push(server);
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'citedocs-listing-')), 'index.db');
+    const start = `${server.base}/docs/`;
+    const first = createEngine({ dbPath, crawl: { retries: 0 } });
+    expect(await first.ingest(start, { allowPrivateHosts: true })).toMatchObject({ added: 2 });
+    await first.close();
+    bodies.set('/docs/lodash.js.html', listingPage);
+    const second = createEngine({ dbPath, crawl: { retries: 0 } });
+    expect(await second.ingest(start, { allowPrivateHosts: true })).toMatchObject({ unchanged: 2, fetched: 0, removed: 0 });
+    await second.close();
+    // As an index of the version before: each page's key without the extraction's version.
+    const db = new Database(dbPath);
+    db.prepare("UPDATE pages SET chunking = json_remove(chunking, '$.extraction')").run();
+    db.close();
+    const third = createEngine({ dbPath, crawl: { retries: 0 } });
+    expect(await third.ingest(start, { allowPrivateHosts: true })).toMatchObject({ removed: 1, sourceListings: { count: 1 } });
+    expect((await third.search('debounced function delays invoking')).results.map((result) => result.url)).toEqual([`${server.base}/docs/#.debounce`]);
+    expect(await third.ingest(start, { allowPrivateHosts: true })).toMatchObject({ fetched: 0, unchanged: 1 });
+    await third.close();
   });
 
   it('reads a folder the same way, and removes a page stored before it became a listing', async () => {
