@@ -47,12 +47,11 @@ async function scopeOfStartPage(page: Extract<FetchedPage, { kind: 'document' }>
   const wider = createScope(`${final.origin}${given.pathname}`, rules);
   if (wider.pathPrefix === '/' || !wider.contains(page.url)) return scope;
   // The page itself, however it links to itself (`./`, `index.html`, a query), is no sign.
-  const folderOf = (url: string) => {
-    const path = new URL(url).pathname;
-    return path.endsWith('/') ? path : path.slice(0, path.lastIndexOf('/') + 1);
+  const itself = (link: string) => {
+    const url = new URL(link);
+    return url.host === final.host && url.pathname.replace(/index\.html?$/, '') === scope.pathPrefix;
   };
-  const own = folderOf(page.url);
-  const others = (await linksOf(page)).filter((link) => !(new URL(link).host === final.host && new URL(link).pathname.replace(/index\.html?$/, '') === own));
+  const others = (await linksOf(page)).filter((link) => !itself(link));
   return others.some((link) => scope.contains(link)) || !others.some((link) => wider.contains(link)) ? scope : wider;
 }
 
