@@ -203,11 +203,22 @@ describe('crawl rules', () => {
 
   it('stops with a clear reason when most requests fail, keeping what it found', async () => {
     const links = Array.from({ length: 20 }, (_, index) => `p${index}.html`);
-    const server = await site({ '/': page('Home', links), '/p0.html': page('P0'), '/p1.html': page('P1') });
+    const failing = Object.fromEntries(links.slice(2).map((link) => [`/${link}`, { status: 503, type: 'text/plain', body: 'down for maintenance' }]));
+    const server = await site({ '/': page('Home', links), '/p0.html': page('P0'), '/p1.html': page('P1'), ...failing });
     const { all } = await run(crawl(options(`${server.base}/`, { useSitemaps: false })));
     const stopped = all.find((item) => item.kind === 'stopped');
     expect(stopped).toMatchObject({ kind: 'stopped', reason: expect.stringMatching(/^\d+ of \d+ requests to http:\/\/127\.0\.0\.1:\d+ failed, so the crawl stopped/) });
     expect(all.filter((item) => item.kind === 'error').length).toBeLessThan(20);
+  });
+
+  it('never stops for broken links: a site that answers 404 for most links still has every page it does have stored, each broken link reported', async () => {
+    // Docs built from Markdown often link `Client.md` beside the published `client/`.
+    const links = Array.from({ length: 20 }, (_, index) => `p${index}.md`);
+    const server = await site({ '/': page('Home', [...links, 'p0.html', 'p1.html']), '/p0.html': page('P0', ['p2.html']), '/p1.html': page('P1'), '/p2.html': page('P2') });
+    const { all, pages } = await run(crawl(options(`${server.base}/`, { useSitemaps: false })));
+    expect(all.find((item) => item.kind === 'stopped')).toBeUndefined();
+    expect(pages).toEqual([`${server.base}/`, `${server.base}/p0.html`, `${server.base}/p1.html`, `${server.base}/p2.html`]);
+    expect(all.filter((item) => item.kind === 'error')).toHaveLength(20);
   });
 
   it('names a page by its canonical URL when that is inside the scope', async () => {

@@ -15,7 +15,12 @@ import { type CrawlScope, pageUrlOf, type ScopeRules, urlTrapReason } from './ur
 
 export type { CrawlOptions, CrawlProgress, KnownPage } from './crawl-options.js';
 
-/** Over this share of failed fetches (after MIN_OUTCOMES), the crawl stops: the site is down or hostile. */
+/**
+ * Over this share of failed fetches (after MIN_OUTCOMES), the crawl stops: the site is down or
+ * hostile. A page the site answers it does not have (404, 410) is a broken link on a site that
+ * answers, and never counts: docs built from Markdown often keep links to `.md` files that
+ * were never published, beside every page that was.
+ */
 const FAILURE_RATIO = 0.5;
 const MIN_OUTCOMES = 10;
 const MAX_CRAWL_DELAY_MS = 60_000;
@@ -91,7 +96,7 @@ async function* crawlFrom(startUrl: string, options: CrawlOptions, fetchFunction
   const render = renderStep(options, fetchFunction, resourceHop);
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const queue = await openCrawlQueue({ frontier, startUrl, scope, robots, rules, maxDepth });
-  const pages: PageHandling = { options, startUrl, scope, robots, queue, counts: { fetched: 0, notModified: 0, failed: 0, outcomes: 0 }, hashes: new Map() };
+  const pages: PageHandling = { options, startUrl, scope, robots, queue, counts: { fetched: 0, notModified: 0, failed: 0, missing: 0, outcomes: 0 }, hashes: new Map() };
   const run: CrawlRun = {
     options,
     frontier,
@@ -179,8 +184,9 @@ async function* fetchQueued(run: CrawlRun): AsyncGenerator<SourceItem> {
     yield* handlePage(task, fetched, run.pages);
     await frontier.done(task.url);
     reportProgress(run, inFlight.size);
-    if (counts.outcomes >= MIN_OUTCOMES && counts.failed / counts.outcomes > FAILURE_RATIO) {
-      yield { kind: 'stopped', reason: `${counts.failed} of ${counts.outcomes} requests to ${run.pages.scope.origin} failed, so the crawl stopped; fix the site or the URL and run ingest again to resume` };
+    const siteFailures = counts.failed - counts.missing;
+    if (counts.outcomes >= MIN_OUTCOMES && siteFailures / counts.outcomes > FAILURE_RATIO) {
+      yield { kind: 'stopped', reason: `${siteFailures} of ${counts.outcomes} requests to ${run.pages.scope.origin} failed, so the crawl stopped; fix the site or the URL and run ingest again to resume` };
       return;
     }
   }
