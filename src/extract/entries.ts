@@ -5,7 +5,7 @@ import { replaceElement } from 'domutils';
 import type { Heading } from '../core/types.js';
 import { cleanHeadingText } from './chrome.js';
 import { isInside, NOTE_ATTRIBUTE, resumeSectionsAfterEntries, type PlacedHeading } from './entry-ends.js';
-import { markPseudoHeadings } from './pseudo-headings.js';
+import { markCodeSignatures, markPseudoHeadings, SIGNATURE_ANCHOR_ATTRIBUTE } from './pseudo-headings.js';
 import { joinSignatureGroups } from './signature-groups.js';
 import { findSectionAnchor, isAnchorMarker, isBlankText } from './heading-anchors.js';
 
@@ -26,6 +26,7 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   unwrapLayoutLists($, root);
   splitEntryLists($, root, served);
   markPseudoHeadings($, root, served);
+  markCodeSignatures(root, served);
 
   const placed: PlacedHeading[] = [];
   const used = new Set<string>();
@@ -35,7 +36,7 @@ export function markSections($: CheerioAPI, main: Cheerio<Element>, served: Read
   let entryBody: { wrapper: Element; level: number } | undefined;
   for (const element of selectAll('h1, h2, h3, h4, h5, h6, dt, [data-citedocs-entry]', root)) {
     const isHeading = /^h[1-6]$/.test(element.name);
-    let anchor = findSectionAnchor(element, served, root, { spanTargets: element.attribs['data-citedocs-entry'] === undefined });
+    let anchor = element.attribs[SIGNATURE_ANCHOR_ATTRIBUTE] ?? findSectionAnchor(element, served, root, { spanTargets: element.attribs['data-citedocs-entry'] === undefined });
     if (anchor !== undefined && used.has(anchor)) anchor = undefined;
     if (!isHeading && anchor === undefined) continue; // an unanchored term stays text
     const text = cleanHeadingText(textWithBreaks($, element));

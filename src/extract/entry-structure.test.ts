@@ -163,3 +163,39 @@ describe("Nim's nim doc pages", () => {
     expect(markdown).not.toMatch(/\.\.\.|github\.com|Source|Edit/);
   });
 });
+
+describe("CMake's signature blocks (Sphinx code blocks that carry an id)", () => {
+  const cmakePage = (body: string) =>
+    `<!doctype html><html><head><title>list — CMake 3.25.1 Documentation</title></head><body><div class="body" role="main"><section id="list"><h1>list</h1><p>List operations.</p>${body}</section></div></body></html>`;
+  const block = (id: string, code: string) => `<div class="highlight-cmake notranslate" id="${id}"><div class="highlight"><pre><span></span><span class="nf">list(</span>${code}<span class="nf">)</span>\n</pre></div>\n</div>`;
+
+  it('reads each signature followed by its description as an entry cited at the block’s id, not one section of every signature', () => {
+    const html = cmakePage(
+      `<section id="reading"><h2>Reading</h2>${block('length', 'LENGTH &lt;list&gt; &lt;out-var&gt;')}<p>Returns the list's length.</p>${block('get', 'GET &lt;list&gt; &lt;index&gt; &lt;out-var&gt;')}<p>Returns the list of elements specified by indices.</p></section>`,
+    );
+    const { headings, markdown } = extractHtml(html, 'https://d.example/command/list.html');
+    expect(headings.map(({ level, text, anchor }) => [level, text, anchor])).toEqual([
+      [1, 'list', 'list'],
+      [2, 'Reading', 'reading'],
+      [3, 'list(LENGTH <list> <out-var>)', 'length'],
+      [3, 'list(GET <list> <index> <out-var>)', 'get'],
+    ]);
+    expect(markdown).toMatch(/### list\(LENGTH \\<list> \\<out-var>\)\n\nReturns the list's length\./);
+  });
+
+  it('cites a block of two forms at the first form’s id, the name its heading starts with', () => {
+    const html = cmakePage(
+      `<section id="filesystem"><h2>Filesystem</h2><div class="highlight-cmake notranslate" id="glob-recurse"><span id="glob"></span><div class="highlight"><pre>file(GLOB &lt;variable&gt; [&lt;globbing-expressions&gt;...])\nfile(GLOB_RECURSE &lt;variable&gt; [FOLLOW_SYMLINKS])\n</pre></div></div><p>Generate a list of files that match the globbing expressions.</p></section>`,
+    );
+    const { headings } = extractHtml(html, 'https://d.example/command/file.html');
+    expect(headings.at(-1)).toEqual({ level: 3, text: 'file(GLOB <variable> [<globbing-expressions>...]) file(GLOB_RECURSE <variable> [FOLLOW_SYMLINKS])', anchor: 'glob' });
+  });
+
+  it('leaves a code block as code when its id is an index target, or nothing follows it', () => {
+    const html = cmakePage(`<section id="example"><h2>Example</h2><p>Sum a sequence:</p>${block('index-3', 'LENGTH x n')}<p>The loop reads every item.</p>${block('last', 'GET x 0 y')}</section>`);
+    const { headings, markdown } = extractHtml(html, 'https://d.example/command/list.html');
+    expect(headings.map(({ anchor }) => anchor)).toEqual(['list', 'example']);
+    expect(markdown).toContain('```cmake\nlist(LENGTH x n)\n```');
+    expect(markdown).toContain('```cmake\nlist(GET x 0 y)\n```');
+  });
+});

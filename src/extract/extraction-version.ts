@@ -5,4 +5,4 @@
  * when a change makes pages yield other passages, or none (a source listing no longer stored).
  * Kept apart from the extractor, which loads on first use.
  */
-export const EXTRACTION_VERSION = 2;
+export const EXTRACTION_VERSION = 3;

@@ -73,6 +73,36 @@ export function markPseudoHeadings($: CheerioAPI, root: Element, served: Readonl
   }
 }
 
+/** Sphinx's wrapper of a highlighted code block (`div.highlight-cmake`). */
+const CODE_BLOCK_WRAPPER = /(?:^|\s)highlight-[\w-]+(?:\s|$)/;
+/** Sphinx's target of an index entry (`index-12`): it marks a place for the index, it names nothing. */
+const INDEX_TARGET = /^index-\d+$/;
+
+/** Where `markCodeSignatures` notes the id a signature block is cited at. */
+export const SIGNATURE_ANCHOR_ATTRIBUTE = 'data-citedocs-signature-anchor';
+
+/**
+ * A code block that carries an id of its own and is followed by its description: a signature
+ * that heads an entry. CMake's `signature` directive writes one per subcommand
+ * (`<div class="highlight-cmake" id="append">` for `list(APPEND <list> …)`), so `list()`'s page is
+ * twenty entries, not three sections of twenty signatures. An index target is no such id.
+ * A block of two forms holds the first one's id in an empty `<span>` it starts with
+ * (`<div id="glob-recurse"><span id="glob">` above `file(GLOB …)` and `file(GLOB_RECURSE …)`):
+ * the entry is cited there, at the name its heading starts with.
+ */
+export function markCodeSignatures(root: Element, served: ReadonlySet<string>): void {
+  for (const element of selectAll('div[id]', root)) {
+    const id = element.attribs['id'] as string;
+    if (!CODE_BLOCK_WRAPPER.test(element.attribs['class'] ?? '') || INDEX_TARGET.test(id) || !served.has(id)) continue;
+    const text = textContent(element).replace(/[\s\u00a0]+/g, ' ').trim();
+    if (text === '' || text.length > MAX_BOLD_HEADING || !hasFollowingContent(element)) continue;
+    const first = element.children.find((child) => !(child.type === 'text' && isBlankText(child.data)) && child.type !== 'comment');
+    const firstForm = first !== undefined && first.type === 'tag' && first.name === 'span' && isAnchorMarker(first) ? first.attribs['id'] : undefined;
+    element.attribs['data-citedocs-entry'] = '';
+    element.attribs[SIGNATURE_ANCHOR_ATTRIBUTE] = firstForm !== undefined && served.has(firstForm) ? firstForm : id;
+  }
+}
+
 /** Whether the block comes right after an empty anchor target (`<a name="q24"></a>`), blank text, comments and rules (`<hr>`) aside. */
 function followsAnchorMarker(element: Element): boolean {
   for (let node = element.prev; node !== null; node = node.prev) {
