@@ -1,6 +1,6 @@
 import { selectAll } from 'css-select';
-import { Text, type Element } from 'domhandler';
-import { appendChild, removeElement } from 'domutils';
+import { Text, type AnyNode, type Element } from 'domhandler';
+import { appendChild, removeElement, textContent } from 'domutils';
 import { SIGNATURE_SEPARATOR } from '../core/signatures.js';
 import { isBlankText } from './heading-anchors.js';
 
@@ -13,6 +13,10 @@ import { isBlankText } from './heading-anchors.js';
  * last name. They become one term, anchored at the first name, whose heading lists every
  * signature. The other names stay in the page's anchor map (a link to them still opens the page
  * there); passages are cited at the first.
+ * pod2html writes each `=item` form of one function as a term with an empty `<dd>` and the
+ * description under the last (`chomp VARIABLE`, `chomp( LIST )`, `chomp`); its ids are no
+ * qualified names, so terms of one name with nothing but empty descriptions between them are
+ * one entry too, cited at the first form, where the page's own links point (`#chomp-VARIABLE`).
  */
 export function joinSignatureGroups(root: Element, served: ReadonlySet<string>): void {
   for (const list of selectAll('dl', root)) {
@@ -23,9 +27,13 @@ export function joinSignatureGroups(root: Element, served: ReadonlySet<string>):
     const scopes = [list, ...list.children.filter((child): child is Element => child.type === 'tag' && child.name === 'div')];
     for (const scope of scopes) {
       let run: Element[] = [];
+      // Empty descriptions after the terms of the run (pod2html's), removed when the run is joined.
+      let empties: Element[] = [];
       const flush = () => {
         const [first, ...rest] = run;
+        if (rest.length > 0) empties.forEach((empty) => removeElement(empty));
         run = [];
+        empties = [];
         if (first === undefined) return;
         for (const other of rest) {
           const last = first.children.at(-1);
@@ -38,10 +46,21 @@ export function joinSignatureGroups(root: Element, served: ReadonlySet<string>):
       // Over a copy: a flush removes terms already passed.
       for (const child of [...scope.children]) {
         if (child.type === 'text' && isBlankText(child.data)) continue;
+        if (run.length > 0 && empties.length < run.length && isEmptyDescription(child)) {
+          empties.push(child);
+          continue;
+        }
         const anchored = child.type === 'tag' && child.name === 'dt' && served.has(child.attribs['id'] ?? '');
-        const namespace = !anchored ? undefined : definition ? '' : namespaceOf(child.attribs['id'] ?? '');
-        if (namespace === undefined || (run[0] !== undefined && !definition && namespaceOf(run[0].attribs['id'] ?? '') !== namespace)) flush();
-        if (namespace !== undefined && child.type === 'tag') run.push(child);
+        const first = run[0];
+        const joins =
+          anchored &&
+          first !== undefined &&
+          (definition ||
+            (empties.length === 0 && namespaceOf(child.attribs['id'] ?? '') !== undefined && namespaceOf(child.attribs['id'] ?? '') === namespaceOf(first.attribs['id'] ?? '')) ||
+            (empties.length === run.length && sameName(first, child)));
+        if (!joins) flush();
+        if (!anchored || child.type !== 'tag') continue;
+        if (definition || namespaceOf(child.attribs['id'] ?? '') !== undefined || nameOf(child) !== undefined) run.push(child);
       }
       flush();
     }
@@ -53,3 +72,15 @@ function namespaceOf(id: string): string | undefined {
   const match = /^([\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\.|::))[\p{L}_$][\p{L}\p{N}_$]*$/u.exec(id);
   return match?.[1];
 }
+
+/** A `<dd>` that shows nothing. */
+function isEmptyDescription(node: AnyNode): node is Element {
+  return node.type === 'tag' && node.name === 'dd' && isBlankText(textContent(node)) && !node.children.some((child) => child.type === 'tag' && child.name === 'img');
+}
+
+/** The name a term starts with: `chomp` of `chomp( LIST )`. */
+function nameOf(term: Element): string | undefined {
+  return /^[^\s(]+/.exec(textContent(term).trim())?.[0];
+}
+
+const sameName = (one: Element, other: Element): boolean => nameOf(one) !== undefined && nameOf(one) === nameOf(other);
