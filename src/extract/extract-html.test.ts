@@ -156,7 +156,7 @@ describe('extractHtml heading anchors', () => {
       <details class="toggle method-toggle" open><summary><section id="method.range" class="method"><h4 class="code-header">pub fn range(&amp;self, range: R) -&gt; Range&lt;'_, K, V&gt;</h4></section></summary><div class="docblock"><p>Constructs a double-ended iterator over a sub-range of elements in the map.</p><h5 id="panics"><a href="#panics">Panics</a></h5><p>Panics if range start &gt; end.</p><h5 id="examples-20"><a href="#examples-20">Examples</a></h5><pre><code>for (key, value) in map.range(4..) {}</code></pre></div></details>
       </div></details></div></section>`, '<title>BTreeMap in std::collections - Rust</title><meta name="generator" content="rustdoc">');
     const { headings, markdown } = extractHtml(html, 'https://doc.example/std/collections/struct.BTreeMap.html');
-    expect(headings.map((heading) => heading.anchor)).toEqual(['main-content', 'examples', 'implementations', 'impl-2', 'method.range']);
+    expect(headings.map((heading) => heading.anchor)).toEqual([undefined, 'examples', 'implementations', 'impl-2', 'method.range']);
     expect(markdown).toMatch(/#### pub fn range[^\n]*\n\nConstructs a double-ended iterator[^\n]*\n\nPanics:\n\nPanics if range start > end\.\n\nExamples:\n\n```[^\n]*\nfor \(key, value\) in map\.range\(4\.\.\) \{\}/);
   });
 
@@ -175,7 +175,7 @@ describe('extractHtml heading anchors', () => {
       <h2 id="blanket-implementations" class="small-section-header">Blanket Implementations</h2><div id="blanket-implementations-list"><details><summary><section id="impl-Any-for-BTreeMap" class="impl"><h3 class="code-header">impl&lt;T&gt; Any for T</h3></section></summary><div class="docblock"><p>Gets the TypeId of self. Read more</p></div></details></div></section>`, '<title>BTreeMap in std::collections - Rust</title><meta name="generator" content="rustdoc">');
     const { headings, markdown } = extractHtml(html, 'https://doc.example/std/collections/struct.BTreeMap.html');
     expect(headings.map((heading) => [heading.anchor, heading.text])).toEqual([
-      ['main-content', 'Struct BTreeMap'],
+      [undefined, 'Struct BTreeMap'],
       ['implementations', 'Implementations'],
       ['impl-2', 'impl<K, V> BTreeMap<K, V>'],
       ['method.first_key_value', 'pub fn first_key_value(&self) -> Option<(&K, &V)>'],
@@ -300,6 +300,15 @@ The reference manual.
   it('lists every id and a[name] of the page as a valid anchor, chrome included', () => {
     const html = page('<nav id="sidebar"><a href="/x">x</a></nav><main><h1>T</h1><p id="para">p</p><a name="legacy"></a></main>');
     expect(extractHtml(html, 'https://d.example/').anchors.sort()).toEqual(['legacy', 'para', 'sidebar']);
+  });
+
+  it("cites the page's first heading at the page, not at the id of the element that holds the whole content (YARD's div#content, rustdoc's section#main-content)", () => {
+    const html = page(`<div id="content"><h1>Class: Rack::Static</h1><p>Serves static files.</p><h2 id="details">Details</h2><p>More.</p></div><div id="footer"><a href="/">Home</a></div>`);
+    const { headings } = extractHtml(html, 'https://d.example/Rack/Static.html');
+    expect(headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['Class: Rack::Static', undefined],
+      ['Details', 'details'],
+    ]);
   });
 });
 

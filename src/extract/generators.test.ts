@@ -284,7 +284,7 @@ describe('extraction per documentation generator', () => {
       <div class="docblock"><p>Constructs a new, empty <code>Vec&lt;T&gt;</code>.</p></div></details></section></div></main></body></html>`;
     const result = extractHtml(html, 'https://doc.example/std/vec/struct.Vec.html');
     expect(result.headings).toEqual([
-      { level: 1, text: 'Struct std::Vec', anchor: 'main-content' },
+      { level: 1, text: 'Struct std::Vec' },
       { level: 2, text: 'Implementations', anchor: 'implementations' },
       { level: 4, text: 'pub const fn new() -> Vec<T>', anchor: 'method.new' },
     ]);

@@ -140,6 +140,8 @@ function sectionAnchorCandidates(start: Element, served: ReadonlySet<string>, st
     const parent = current.parent;
     if (parent === null || parent.type !== 'tag' || parent.name === 'body' || parent.name === 'html') break;
     if (!isFirstContent(current)) break;
+    // The content's own id (YARD's `div#content`, a theme's `main#content`) names the whole page, not its first section.
+    if (parent === stopAt) break;
     if (WRAPPERS.has(parent.name)) {
       const wrapperId = idOf(parent);
       if (wrapperId !== undefined && served.has(wrapperId) && firstSectionStart(parent) === start) {
