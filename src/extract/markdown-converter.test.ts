@@ -73,6 +73,13 @@ describe('createMarkdownConverter code blocks', () => {
     expect(convert('<div class="highlight-default"><pre>plain</pre></div>')).toBe('```\nplain\n```');
   });
 
+  it('reads a block inside a pre as a line of its own, as a browser shows it, keeping empty lines (Expressive Code)', () => {
+    const line = (code: string) => `<div class="ec-line"><div class="code">${code}</div></div>`;
+    expect(convert(`<pre><code>${line('<span>const a = 1</span>')}${line('\n')}${line('<span>a</span><span>()</span>')}</code></pre>`)).toBe('```\nconst a = 1\n\na()\n```');
+    // Newlines already in the source between the blocks end those lines, not more.
+    expect(convert('<pre><div>one</div>\n<div>two</div>\n</pre>')).toBe('```\none\ntwo\n```');
+  });
+
   it('turns no-break spaces in code into spaces and drops trailing blank lines', () => {
     expect(convert('<pre>public&nbsp;boolean add(E e)\n\n</pre>')).toBe('```\npublic boolean add(E e)\n```');
   });

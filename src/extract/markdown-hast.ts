@@ -63,7 +63,9 @@ export function textContent(node: Nodes): string {
  * The text a `<pre>` shows: its textContent with each `<br>` a line break. Highlighters that
  * colour code line by line (TypeDoc's, among others) end each line with a `<br/>` and no newline:
  * read as text only, a whole example ran into one line. A `<br>` the source already follows with
- * a newline (hand-written pages: Apache's, SQLite's) ends that one line, not two.
+ * a newline (hand-written pages: Apache's, SQLite's) ends that one line, not two. A block inside
+ * a `<pre>` is a line of its own, as a browser shows it: Expressive Code (Astro Starlight's
+ * highlighter) writes each line as a `<div class="ec-line">` with no newline between them.
  */
 export function preformattedText(node: Nodes): string {
   const state = { text: '', afterBreak: false };
@@ -78,10 +80,22 @@ function appendPreformatted(node: Nodes, state: { text: string; afterBreak: bool
   } else if (node.type === 'element' && node.tagName === 'br') {
     state.text += '\n';
     state.afterBreak = true;
+  } else if (node.type === 'element' && LINE_BLOCKS.has(node.tagName)) {
+    if (state.text !== '' && !state.text.endsWith('\n')) state.text += '\n';
+    // Its own line: a newline it holds is an empty line (`<div class="code">\n</div>`), not the end of the one before.
+    state.afterBreak = false;
+    for (const child of node.children) appendPreformatted(child, state);
+    if (!state.text.endsWith('\n')) {
+      state.text += '\n';
+      state.afterBreak = true;
+    }
   } else if (node.type === 'element' || node.type === 'root') {
     for (const child of node.children) appendPreformatted(child, state);
   }
 }
+
+/** Elements a browser shows as blocks, each on lines of its own, inside a `<pre>` too. */
+const LINE_BLOCKS = new Set(['div', 'p']);
 
 /**
  * Moves the spaces at the edges of emphasis outside it (`*foo *` → `*foo* `): Markdown cannot
