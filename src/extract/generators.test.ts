@@ -371,4 +371,59 @@ describe('extraction of a page of no known generator', () => {
     expectClean(result.markdown);
     expect(result.markdown).not.toContain('Sidebar item');
   });
+
+  it('Starlight: a heading’s permalink (“Section titled …” for screen readers) and the page’s tables of contents are not text; each code line is a line; the site is what follows " | "', () => {
+    const line = (code: string) => `<div class="ec-line"><div class="code">${code}</div></div>`;
+    const html = `<!doctype html><html><head><title>MockAgent | undici</title><meta name="generator" content="Astro v5.18.2"><meta name="generator" content="Starlight v0.37.7"></head><body>
+      <header><a href="/">undici</a><div class="search">Search docs</div></header><nav><a href="/api/client/">Sidebar item</a></nav>
+      <aside><mobile-starlight-toc><nav><h2>On this page</h2><ul><li><a href="#mockagentclose">mockAgent.close()</a></li></ul></nav></mobile-starlight-toc></aside>
+      <main><div class="sl-container"><h1 id="_top">MockAgent</h1></div><div class="sl-container"><div class="sl-markdown-content"><p>A MockAgent intercepts HTTP requests made through undici.</p>
+      <div class="sl-heading-wrapper level-h3"><h3 id="mockagentclose"><code dir="auto">mockAgent.close()</code></h3><a class="sl-anchor-link" href="#mockagentclose"><span aria-hidden="true" class="sl-anchor-icon"></span><span class="sr-only">Section titled “mockAgent.close()”</span></a></div>
+      <p>Closes the mock agent and waits for registered mock pools and clients to also close.</p>
+      <div class="expressive-code"><figure class="frame"><pre data-language="js"><code>${line('<span>const agent = new MockAgent()</span>')}${line('\n')}${line('<span>await agent.close()</span>')}</code></pre></figure></div>
+      </div></div><footer><div class="pagination-links"><a href="/api/mockclient/">Next MockClient</a></div><p>Copyright</p></footer></main></body></html>`;
+    const result = extractHtml(html, 'https://d.example/api/mockagent/');
+    expect(result.title).toBe('MockAgent');
+    expect(result.siteName).toBe('undici');
+    expect(result.headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['MockAgent', '_top'],
+      ['mockAgent.close()', 'mockagentclose'],
+    ]);
+    expect(result.markdown).not.toContain('Section titled');
+    expect(result.markdown).toContain('```js\nconst agent = new MockAgent()\n\nawait agent.close()\n```');
+    expectClean(result.markdown);
+  });
+
+  it('YARD: a class page without its method summary, "included from" lists, hidden source listings and ancestry; its default title names no site and no version', () => {
+    const html = `<!DOCTYPE html><html><head><title>
+  Class: Rack::Static
+    &mdash; Documentation by YARD 0.9.28
+</title><script type="text/javascript" charset="utf-8" src="../js/app.js"></script></head><body>
+      <div class="nav_wrap"><iframe id="nav" src="../class_list.html?1"></iframe></div>
+      <div id="main" tabindex="-1"><div id="header"><div id="menu"><a href="../_index.html">Index (S)</a> &raquo; <span class="title">Static</span></div><div id="search"><a class="full_list_link" href="../class_list.html">Search docs</a></div></div>
+      <div id="content"><h1>Class: Rack::Static</h1>
+      <div class="box_info"><dl><dt>Inherits:</dt><dd><span class="inheritName">Object</span><ul class="fullTree"><li>Object</li><li class="next">Rack::Static</li></ul><a href="#" class="inheritanceTree">show all</a></dd></dl><dl><dt>Defined in:</dt><dd>lib/rack/static.rb</dd></dl></div>
+      <h2>Overview</h2><div class="docstring"><div class="discussion"><p>The Rack::Static middleware intercepts requests for static files.</p></div></div>
+      <h2>Instance Method Summary <small><a href="#" class="summary_toggle">collapse</a></small></h2>
+      <ul class="summary"><li class="public "><span class="summary_signature"><a href="#call-instance_method" title="#call (instance method)">#<strong>call</strong>(env) &#x21d2; Object </a></span><span class="summary_desc"><div class='inline'><p>Serves the file the request asks for.</p></div></span></li></ul>
+      <h3 class="inherited">Methods included from <span class='object_link'><a href="Utils.html" title="Rack::Utils (module)">Utils</a></span></h3><p class="inherited"><span class='object_link'><a href="Utils.html#escape-instance_method">#escape</a></span></p>
+      <div id="instance_method_details" class="method_details_list"><h2>Instance Method Details</h2><div class="method_details first"><h3 class="signature first" id="call-instance_method">#<strong>call</strong>(env) &#x21d2; <tt>Object</tt></h3>
+      <div class="docstring"><div class="discussion"><p>Serves the file the request asks for, or passes the request on.</p></div></div>
+      <table class="source_code"><tr><td><pre class="lines">123\n124</pre></td><td><pre class="code"><span class="info file"># File 'lib/rack/static.rb', line 123</span>\ndef call(env)\nend</pre></td></tr></table></div></div></div>
+      <div id="footer">Generated on Sun Nov 29 by <a href="https://yardoc.org" title="Yay! A Ruby Documentation Tool" target="_parent">yard</a> 0.9.28 (ruby-3.1.2).</div></div></body></html>`;
+    const result = extractHtml(html, 'https://d.example/Rack/Static.html');
+    expect(result.generator).toBe('yard');
+    expect(result.title).toBe('Class: Rack::Static');
+    expect(result.siteName).toBeUndefined();
+    expect(result.siteVersion).toBeUndefined();
+    expect(result.headings.map(({ text, anchor }) => [text, anchor])).toEqual([
+      ['Class: Rack::Static', undefined],
+      ['Overview', undefined],
+      ['Instance Method Details', 'instance_method_details'],
+      ['#call(env) ⇒ Object', 'call-instance_method'],
+    ]);
+    expect(result.markdown).toContain('Serves the file the request asks for, or passes the request on.');
+    expect(result.markdown).not.toMatch(/Serves the file the request asks for\.|included from|show all|lib\/rack\/static\.rb', line|def call|Index \(S\)|Generated on/);
+    expectClean(result.markdown);
+  });
 });

@@ -20,10 +20,10 @@ const SITE_WORDS = /\b(?:documentation|docs|manual|handbook|guide|user guide|ref
 
 /**
  * Generators whose every `<title>` is the page's name, " | " and the site's, in that order:
- * Docusaurus and VitePress ("Routes | Fastify"), TypeDoc ("addDays | date-fns - v3.6.0"). Their
+ * Docusaurus, VitePress and Starlight ("Routes | Fastify"), TypeDoc ("addDays | date-fns - v3.6.0"). Their
  * site part is the site, whatever its words.
  */
-const SITE_LAST_GENERATORS = new Set(['docusaurus', 'vitepress', 'typedoc']);
+const SITE_LAST_GENERATORS = new Set(['docusaurus', 'vitepress', 'typedoc', 'starlight']);
 
 /** A node's name, then its manual's title in parentheses (which may hold parentheses of its own). */
 const TEXINFO_TITLE = /^(\S.*?)\s+\((.*\p{L}.*)\)$/u;
@@ -43,9 +43,10 @@ const BOOK_NAME = /^(?:[\p{Lu}\p{N}][\p{L}\p{N}+#.'-]*\s+)+(?:Manual|Documentati
 export function splitDocumentTitle($: CheerioAPI, generator?: string): TitleParts {
   const document = $.root().get(0)?.children ?? [];
   const title = selectOne<AnyNode, Element>('title', document);
-  // JSDoc's default template titles every page "JSDoc: Class: Foo": the generator, not the site.
+  // JSDoc's default template titles every page "JSDoc: Class: Foo", YARD's "Class: Foo — Documentation
+  // by YARD 0.9.28" unless the project gives its own title: the generator, not the site.
   const written = cleanHeadingText(title === null ? '' : $(title).text());
-  const full = generator === 'jsdoc' ? written.replace(/^JSDoc:\s*/, '') : written;
+  const full = generator === 'jsdoc' ? written.replace(/^JSDoc:\s*/, '') : generator === 'yard' ? written.replace(/\s+[—–-]\s+Documentation by YARD\s+v?[\d.]+$/, '') : written;
   const siteName = cleanHeadingText(selectOne<AnyNode, Element>('meta[property="og:site_name"]', document)?.attribs['content'] ?? '');
   // makeinfo titles a node "Basic Vectorization (GNU Octave (version 7.3.0))": the manual in parentheses.
   const manual = generator === 'texinfo' ? TEXINFO_TITLE.exec(full) : null;
