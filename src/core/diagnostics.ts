@@ -12,6 +12,7 @@ export const DIAGNOSTIC_CODES = {
   'crawl.empty-after-render': { stage: 'crawl', meaning: 'A page has next to no text even after its scripts ran.' },
   'crawl.noindex': { stage: 'crawl', meaning: 'Pages ask robots not to index them (<meta name="robots" content="noindex"> or X-Robots-Tag: noindex): their links were followed, their text was not stored.' },
   'crawl.source-listing': { stage: 'crawl', meaning: "Pages are a documentation generator's listing of the source code (their doc comments are the pages indexed): their links were followed, their text was not stored." },
+  'crawl.hash-routes': { stage: 'crawl', meaning: "Pages link other pages by a route in the URL's fragment (#/api: a single-page app such as Docsify); a crawl reads a URL once, without its fragment, so those pages were not read (ingest the site's Markdown sources instead)." },
   'extract.nesting-flattened': { stage: 'extract', meaning: 'Markup nested too deep was kept as plain text.' },
   'extract.word-cut': { stage: 'extract', meaning: 'Words longer than the extraction limit were cut.' },
   // embed / retrieve: how the candidates were found.

@@ -218,6 +218,12 @@ export interface ExtractedDocument {
    * again, under one anchor at the top of a file of code. Its links are followed, its text is not stored.
    */
   sourceListing?: true;
+  /**
+   * How many other pages the page links by a route in its URL's fragment (`#/api`, `#!/guide`): a
+   * single-page app (Docsify) whose pages a crawler, which reads a URL once without its
+   * fragment, never reaches.
+   */
+  hashRoutes?: number;
 }
 
 /**

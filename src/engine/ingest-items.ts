@@ -60,7 +60,7 @@ export async function storeItem(item: SourceItem, store: Store, context: ItemCon
   }
 }
 
-/** A page that needs --render, asks not to be indexed, or lists source code is counted (one warning for the run says so); any other warning is reported as it comes. */
+/** A page that needs --render, asks not to be indexed, lists source code or routes by fragments is counted (one warning for the run says so); any other warning is reported as it comes. */
 function noteWarning(item: Extract<SourceItem, { kind: 'warning' }>, report: IngestReport): void {
   const counted =
     item.needsRender === true
@@ -69,7 +69,9 @@ function noteWarning(item: Extract<SourceItem, { kind: 'warning' }>, report: Ing
         ? (report.noindex ??= { count: 0, examples: [] })
         : item.code === 'crawl.source-listing'
           ? (report.sourceListings ??= { count: 0, examples: [] })
-          : undefined;
+          : item.code === 'crawl.hash-routes'
+            ? (report.hashRoutes ??= { count: 0, examples: [] })
+            : undefined;
   if (counted !== undefined) {
     counted.count += 1;
     if (counted.examples.length < MAX_RENDER_EXAMPLES) counted.examples.push(item.input);

@@ -81,6 +81,8 @@ export interface IngestReport {
   noindex?: { count: number; examples: string[] };
   /** Pages that are a documentation generator's listing of the source code: their links were followed, their text not stored. Only when there are some. */
   sourceListings?: { count: number; examples: string[] };
+  /** Pages that link other pages by a route in the URL's fragment (`#/api`), which a crawl does not read. Only when there are some. */
+  hashRoutes?: { count: number; examples: string[] };
   /** True when the run was interrupted before the source was exhausted (it resumes next time). */
   interrupted: boolean;
   /** Why the source gave up early, when it did. */

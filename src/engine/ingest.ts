@@ -64,6 +64,12 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     report.diagnostics.push(warning);
     logDiagnostics([warning]);
   }
+  if (report.hashRoutes !== undefined) {
+    const warning = diagnostic('crawl.hash-routes', hashRoutesWarning(report.hashRoutes));
+    report.warnings.push(warning.message);
+    report.diagnostics.push(warning);
+    logDiagnostics([warning]);
+  }
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   await recordOutcome(report, source, localRun, dependencies, now);
@@ -90,6 +96,11 @@ function noindexWarning(noindex: CountedPages): string {
 function sourceListingWarning(listings: CountedPages): string {
   const one = listings.count === 1;
   return `${one ? '1 page is' : `${listings.count} pages are`} the documentation generator's listing of the source code (${examplesOf(listings)}): ${one ? 'its' : 'their'} links were followed, ${one ? 'its' : 'their'} text was not stored (${one ? 'its' : 'their'} doc comments are the pages indexed).`;
+}
+
+function hashRoutesWarning(routing: CountedPages): string {
+  const one = routing.count === 1;
+  return `${one ? '1 page links' : `${routing.count} pages link`} other pages by a route in the URL's fragment (${examplesOf(routing)}: #/api, a single-page app such as Docsify): a crawl reads a URL once, without its fragment, so those pages were not read. Ingest the site's Markdown sources instead (their folder or git repository).`;
 }
 
 /** Records how this session ended where the crawl state lives, so stats and sources can tell an incomplete ingest. */

@@ -64,6 +64,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const robots = robotsMeta($);
   // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
   const links = robots.nofollow ? [] : collectLinks($, baseUrl);
+  const hashRoutes = countHashRoutes($);
   const profile = detectGenerator($);
   let titleParts = splitDocumentTitle($, profile?.name);
   // Not stored (its doc comments are the pages indexed): its links are all that is read of it.
@@ -121,6 +122,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
     ...(canonical === undefined ? {} : { canonical }),
     ...(profile === undefined ? {} : { generator: profile.name }),
     ...(robots.noindex ? { noindex: true } : {}),
+    ...(hashRoutes > 0 ? { hashRoutes } : {}),
     emptyShell,
     warnings,
   };
@@ -186,6 +188,16 @@ function collectLinks($: CheerioAPI, baseUrl: string): string[] {
     links.add(url.href);
   });
   return [...links];
+}
+
+/** The routes other than the home one (`#/`) that links name in a fragment (`#/api?id=x`, `#!/guide`): a single-page app's pages. */
+function countHashRoutes($: CheerioAPI): number {
+  const routes = new Set<string>();
+  $('a[href^="#/"], a[href^="#!/"]').each((_, element) => {
+    const route = ($(element).attr('href') ?? '').replace(/^#!?/, '').split('?')[0] ?? '';
+    if (route !== '/' && route !== '') routes.add(route);
+  });
+  return routes.size;
 }
 
 function resolveBase(baseHref: string | undefined, pageUrl: string): string {

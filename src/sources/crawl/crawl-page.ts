@@ -134,6 +134,7 @@ function* extractionWarnings(url: string, extracted: CrawlExtraction, rendered: 
       : { kind: 'warning', code: 'crawl.needs-render', input: url, message: `${url} is an empty page whose content is built by JavaScript`, needsRender: true };
   }
   for (const warning of extracted.warnings ?? []) yield { kind: 'warning', code: warning.code, input: url, message: warning.message };
+  if (extracted.hashRoutes !== undefined) yield { kind: 'warning', code: 'crawl.hash-routes', input: url, message: `${url} links ${extracted.hashRoutes} pages by a route in the URL's fragment (#/…), which a crawl does not read` };
 }
 
 function pageOf(url: string, extracted: CrawlExtraction, contentHash: string, fetched: Fetched<'document'>, aliases: ReadonlySet<string>, now: () => Date): Page {
