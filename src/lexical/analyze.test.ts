@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isStopWord } from './stop-words.js';
-import { codeTerms, dottedTerms, expandContractions, indexForm, mayHoldTerm, queryTerms, termsHeld, wordTerms } from './analyze.js';
+import { codeTerms, dottedTerms, expandContractions, indexForm, mayHoldTerm, operatorTerms, queryTerms, termsHeld, wordTerms } from './analyze.js';
 
 const terms = (text: string, quotedWeight = 1) => Object.fromEntries(queryTerms(text, isStopWord, quotedWeight).map(({ term, weight }) => [term, weight]));
 
@@ -95,6 +95,16 @@ describe('lexical analysis', () => {
     expect(Object.keys(terms('ssh_options_set SSH_OPTIONS_TIMEOUT'))).toEqual(expect.arrayContaining(['ssh_options_set', 'ssh_options_timeout', 'ssh', 'option', 'set', 'timeout']));
     expect(Object.keys(terms('how do I use --max-tokens'))).toEqual(expect.arrayContaining(['--max-tokens', 'max', 'token']));
     expect(Object.keys(terms('get_thing_or_404 returns what'))).toContain('get_thing_or_404');
+  });
+
+  it('searches an operator the question names, alone or quoted (||, ==, :=, ??), and finds it where it stands alone in code, not inside a URL, a name or an ellipsis', () => {
+    expect(terms('an operator that gives a fallback only when undefined, like || does?')).toMatchObject({ '||': 1, fallback: 1 });
+    expect(Object.keys(terms('what is the difference between ==, eql? and equal?'))).toContain('==');
+    expect(Object.keys(terms('can I use := when the variable is declared'))).toContain(':=');
+    expect(terms('what does `??` do', 0.25)).toMatchObject({ '??': 1 });
+    expect(operatorTerms('EXPR1 // EXPR2, $a ||= 1, (a <=> b)')).toEqual(['//', '||=', '<=>']);
+    expect(operatorTerms('see http://x.org/a, a->b, i++ and wait...')).toEqual([]);
+    expect(termsHeld('returns `EXPR1 // EXPR2` when defined', new Set(['//', 'defin']))).toEqual(new Set(['//', 'defin']));
   });
 
   it('never drops a quoted single word as a stop-word: it is a name', () => {

@@ -106,8 +106,25 @@ export function mayHoldTerm(lowerText: string, term: string): boolean {
   return lowerText.includes(probeOf(term));
 }
 
-/** A name term (`os.path.join`, from `std::vector` too; `--verbose`), not a word's. */
-const isNameTerm = (term: string): boolean => term.includes('.') || term.startsWith('-');
+/**
+ * An operator standing alone, two to four symbols (`||`, `//`, `<=>`, `:=`, `??`, `=~`, `**=`):
+ * what a question about one names and what a doc that explains it writes in code (`EXPR1 //
+ * EXPR2`). Alone means between spaces, brackets or quotes, or before a comma or a full stop
+ * that ends a clause; a run of dots alone is an ellipsis, not one.
+ */
+const OPERATOR = /(?<=^|[\s([{'"`])[!%&*+\-./:<=>?@^|~]{2,4}(?=$|[\s)\]},;'"`]|[.?!:](?:\s|$))/gu;
+const ELLIPSIS = /^\.+$/;
+
+/** The operators standing alone in a text, each as written (`||`, `//`), appended to `into`. */
+export function operatorTerms(text: string, into: string[] = []): string[] {
+  for (const match of text.matchAll(OPERATOR)) if (!ELLIPSIS.test(match[0])) into.push(match[0]);
+  return into;
+}
+
+const isOperatorTerm = (term: string): boolean => /^[!%&*+\-./:<=>?@^|~]+$/.test(term);
+
+/** A name term (`os.path.join`, from `std::vector` too; `--verbose`; an operator), not a word's. */
+const isNameTerm = (term: string): boolean => term.includes('.') || term.startsWith('-') || isOperatorTerm(term);
 
 /**
  * Which of these index terms a text holds: a word's form, a compound word's parts, a dotted
@@ -151,6 +168,7 @@ export function termsHeld(text: string, terms: ReadonlySet<string>): Set<string>
     }
   }
   if ([...terms].some(isNameTerm)) for (const name of dottedTerms(text)) if (terms.has(name)) held.add(name);
+  if ([...terms].some(isOperatorTerm)) for (const operator of operatorTerms(text)) if (terms.has(operator)) held.add(operator);
   return held;
 }
 
@@ -269,6 +287,8 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
   const plain = expandContractions(text).replace(QUOTED, (whole, ...groups: (string | undefined)[]) => {
     const span = (groups[0] ?? groups[1] ?? groups[2] ?? '').trim();
     if (namesApi(span)) return ` ${span} `;
+    // A quoted operator is what the question asks about, never the asker's value.
+    for (const operator of operatorTerms(span)) add(operator, 1);
     const words = [...span.matchAll(WORD)];
     for (const match of words) {
       const word = match[0].toLowerCase();
@@ -287,6 +307,7 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
     if (!isStopWord(match[0].toLowerCase()) || keyword.has(match[0])) for (const term of terms) add(term, 1);
   }
   for (const term of dottedTerms(plain)) add(term, 1);
+  for (const operator of operatorTerms(plain)) add(operator, 1);
   if (weights.size === 0) for (const term of all) add(term, 1);
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }

@@ -20,6 +20,18 @@ describe('chunk fields', () => {
     expect(links).toEqual(['https://d.example/lib/os.path.html#os.path.normpath']);
   });
 
+  it('indexes an operator that code in prose names (`EXPR1 // EXPR2`), not every operator of an example', () => {
+    const { terms } = fieldsOf({
+      pageUrl: 'https://d.example/perlop.html',
+      pageTitle: 'perlop',
+      headingPath: ['Logical Defined-Or'],
+      anchor: 'Logical-Defined-Or',
+      text: '## Logical Defined-Or\n\n`EXPR1 // EXPR2` returns EXPR1 if it is defined.\n\n```perl\nmy $x = $a == 1 ? 2 : 3;\n```',
+    });
+    expect(field('code', terms)).toContain('//');
+    expect(field('code', terms)).not.toContain('==');
+  });
+
   it("does not count a chunk's link to its own anchor", () => {
     const { links } = fieldsOf({ pageUrl: 'https://d.example/a.html', pageTitle: 'A', headingPath: ['x()'], anchor: 'x', text: 'See [x](#x) and [y](b.html#y).' });
     expect(links).toEqual(['https://d.example/b.html#y']);

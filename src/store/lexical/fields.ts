@@ -1,5 +1,5 @@
 import type { Chunk, TextField } from '../../core/types.js';
-import { codeTerms, wordTerms } from '../../lexical/analyze.js';
+import { codeTerms, operatorTerms, wordTerms } from '../../lexical/analyze.js';
 import { definedNames } from '../../lexical/defined-names.js';
 import { linkTarget, replaceMarkdownLinks, withoutAutolinks } from '../../lexical/links.js';
 
@@ -26,6 +26,7 @@ const HEADING_LINE = /^#{1,6}\s.*$/gm;
 /** Splits a chunk into its fields' terms and collects its link targets. */
 export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPath' | 'anchor' | 'text'>): ChunkFields {
   const code: string[] = [];
+  const inlineCode: string[] = [];
   const links = new Set<string>();
   let prose = chunk.text.replace(FENCE, (_whole, _fence: string, body: string) => {
     code.push(body);
@@ -39,6 +40,7 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
   prose = withoutAutolinks(prose);
   prose = prose.replace(INLINE_CODE, (_whole, _ticks: string, body: string) => {
     code.push(body);
+    inlineCode.push(body);
     return ' ';
   });
   prose = prose.replace(HEADING_LINE, ' ');
@@ -49,7 +51,8 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
       wordTerms(chunk.pageTitle),
       wordTerms(chunk.headingPath.join('\n')),
       identifierTerms(chunk),
-      codeTerms(code.join('\n')),
+      // Operators only from code in prose (`EXPR1 // EXPR2`): where a doc names one, not every use in an example.
+      operatorTerms(inlineCode.join('\n'), codeTerms(code.join('\n'))),
       wordTerms(prose),
     ],
     links: [...links],
