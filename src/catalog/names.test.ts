@@ -37,6 +37,8 @@ describe('default library names and versions', () => {
     ['GNU Scientific Library', 'gnu-scientific-library'],
     ['GNU Make Manual', 'make'],
     ["Let's Encrypt", 'let-s-encrypt'],
+    ['Rack, a modular Ruby webserver interface', 'rack'],
+    ['Foo, Bar and Baz', 'foo-bar-and'],
     ['Directory listing for /', undefined],
     ['Index of /docs/', undefined],
     ['http://127.0.0.1:8883/go_spec.html', undefined],

@@ -35,13 +35,14 @@ const FOLDER_LISTING = /^(?:directory listing for|index of)\s+\//i;
 /**
  * "pytest documentation" → pytest, "libssh: The SSH library" → libssh, "gnuplot 5.4 manual" →
  * gnuplot, "git(1) Manual Page" → git, "SQLite Home Page" → sqlite, "Crate proc_macro2" →
- * proc-macro2, "JUnit 4.13.2 API" → junit; undefined for a folder listing or a URL (a page without a title).
+ * proc-macro2, "JUnit 4.13.2 API" → junit, "Rack, a modular Ruby webserver interface" → rack; undefined for a folder listing or a URL (a page without a title).
  */
 export function libraryNameFromTitle(title: string): string | undefined {
   // A page without a title is titled by its URL, which names no library.
   if (FOLDER_LISTING.test(title.trim()) || /^[a-z][a-z\d+.-]*:\/\/\S+$/i.test(title.trim())) return undefined;
   const first = title
-    .split(/\s[-–—|:]\s|:\s|\s\|\s/)[0]
+    // A name, then what it is: "Rack, a modular Ruby webserver interface".
+    .split(/\s[-–—|:]\s|:\s|\s\|\s|,\s+(?:an?|the)\s/i)[0]
     // A man page's section, `git(1)`, is no part of the name.
     ?.replace(/\(\d\w*\)/g, ' ')
     // What a generator calls the one thing documented: rustdoc's "Crate serde", pkgsite's "package http".
