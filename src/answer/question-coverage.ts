@@ -1,5 +1,5 @@
 import { isStopWord } from '../lexical/stop-words.js';
-import { codeTerms, queryTerms, wordTerms } from '../lexical/analyze.js';
+import { codeTerms, operatorTerms, queryTerms, wordTerms } from '../lexical/analyze.js';
 
 /**
  * Words inside backticks or quotes in a question are mostly the asker's own names and values
@@ -18,7 +18,8 @@ export interface AskedTerm {
 
 /** The index terms of a text, as the index analyses it; link targets are not words of the text. */
 export function termsOf(text: string): Set<string> {
-  return new Set(codeTerms(text.replace(/\]\([^)]*\)/g, ']')));
+  const plain = text.replace(/\]\([^)]*\)/g, ']');
+  return new Set(operatorTerms(plain, codeTerms(plain)));
 }
 
 /**

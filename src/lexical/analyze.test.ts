@@ -102,6 +102,10 @@ describe('lexical analysis', () => {
     expect(Object.keys(terms('what is the difference between ==, eql? and equal?'))).toContain('==');
     expect(Object.keys(terms('can I use := when the variable is declared'))).toContain(':=');
     expect(terms('what does `??` do', 0.25)).toMatchObject({ '??': 1 });
+    // An arrow or a dash in prose is punctuation; quoted, it is the operator asked about.
+    expect(Object.keys(terms('convert bytes -> str, sort by value -- largest first => done'))).not.toEqual(expect.arrayContaining(['->']));
+    expect(Object.keys(terms('convert bytes -> str, sort by value -- largest first => done')).filter((term) => /^[-=<>]+$/.test(term))).toEqual([]);
+    expect(Object.keys(terms('what does `->` do in PHP'))).toContain('->');
     expect(operatorTerms('EXPR1 // EXPR2, $a ||= 1, (a <=> b)')).toEqual(['//', '||=', '<=>']);
     expect(operatorTerms('see http://x.org/a, a->b, i++ and wait...')).toEqual([]);
     expect(termsHeld('returns `EXPR1 // EXPR2` when defined', new Set(['//', 'defin']))).toEqual(new Set(['//', 'defin']));

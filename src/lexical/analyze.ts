@@ -121,6 +121,9 @@ export function operatorTerms(text: string, into: string[] = []): string[] {
   return into;
 }
 
+/** An arrow or a dash, as prose writes them ("bytes -> str", "by value -- largest first"): an operator only when quoted. */
+const ARROW_OR_DASH = /^(?:-{2,3}>?|-?>|={1,2}>|<-{1,2}|<-?>)$/;
+
 const isOperatorTerm = (term: string): boolean => /^[!%&*+\-./:<=>?@^|~]+$/.test(term);
 
 /** A name term (`os.path.join`, from `std::vector` too; `--verbose`; an operator), not a word's. */
@@ -307,7 +310,7 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
     if (!isStopWord(match[0].toLowerCase()) || keyword.has(match[0])) for (const term of terms) add(term, 1);
   }
   for (const term of dottedTerms(plain)) add(term, 1);
-  for (const operator of operatorTerms(plain)) add(operator, 1);
+  for (const operator of operatorTerms(plain)) if (!ARROW_OR_DASH.test(operator)) add(operator, 1);
   if (weights.size === 0) for (const term of all) add(term, 1);
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }

@@ -40,6 +40,11 @@ describe('coverageTerms', () => {
     expect(weightOf('os.path.join')).toBeCloseTo(Math.log(1 + 998.5 / 2.5), 6);
   });
 
+  it('weighs an operator the question names by how many passages hold it, as it does a word', async () => {
+    const coverage = await coverageTerms('what does || do with undefined values', [], statsOf({ '||': 400 }));
+    expect(coverage.terms.find((entry) => entry.term === '||')?.weight).toBeCloseTo(Math.log(1 + 600.5 / 400.5), 6);
+  });
+
   it('reads the aliases the docs define in the index form, with the words they stand for', async () => {
     const coverage = await coverageTerms('move the legend', [{ alias: 'key', of: ['legend'] }], statsOf());
     expect(coverage.aliases).toEqual([{ of: ['legend'], terms: ['kei'] }]);

@@ -1,6 +1,6 @@
 import { round } from '../core/round.js';
 import type { Candidate, TermStats } from '../core/types.js';
-import { dottedTerms, indexForm, queryTerms, termsHeld, wordParts, words } from '../lexical/analyze.js';
+import { dottedTerms, indexForm, operatorTerms, queryTerms, termsHeld, wordParts, words } from '../lexical/analyze.js';
 import { withoutLinkTargets } from '../lexical/links.js';
 import { isStopWord } from '../lexical/stop-words.js';
 import type { DefinedAlias } from './aliases.js';
@@ -42,7 +42,7 @@ export async function coverageTerms(question: string, aliases: readonly DefinedA
   if (own.length === 0) return { terms: [], aliases: [] };
   // Term statistics take words as written and bring them to the index's form themselves: a
   // term already in that form would be stemmed twice ("raises" → "rais" → "rai").
-  const written = [...new Set([...words(question), ...words(question).flatMap(wordParts), ...dottedTerms(question)])];
+  const written = [...new Set([...words(question), ...words(question).flatMap(wordParts), ...dottedTerms(question), ...operatorTerms(question)])];
   const { documents, documentFrequency } = await termStats(written);
   const frequencies = new Map(written.map((word) => [indexForm(word), documentFrequency.get(word) ?? 0]));
   const idf = (term: string) => {

@@ -30,6 +30,9 @@ describe('chunk fields', () => {
     });
     expect(field('code', terms)).toContain('//');
     expect(field('code', terms)).not.toContain('==');
+    // A table of operators: Markdown escapes the pipes of its cells.
+    const table = fieldsOf({ pageUrl: 'https://d.example/perlop.html', pageTitle: 'perlop', headingPath: ['Operators'], text: '| operator | meaning |\n|---|---|\n| `\\|\\|` | logical or |\n| `\\|=` | bitwise or, assigned |' });
+    expect(field('code', table.terms)).toEqual(expect.arrayContaining(['||', '|=']));
   });
 
   it("does not count a chunk's link to its own anchor", () => {

@@ -40,7 +40,8 @@ export function fieldsOf(chunk: Pick<Chunk, 'pageUrl' | 'pageTitle' | 'headingPa
   prose = withoutAutolinks(prose);
   prose = prose.replace(INLINE_CODE, (_whole, _ticks: string, body: string) => {
     code.push(body);
-    inlineCode.push(body);
+    // A table cell's code has its pipes escaped (`\\|\\|`): the operator is `||`.
+    inlineCode.push(body.replace(/\\\|/g, '|'));
     return ' ';
   });
   prose = prose.replace(HEADING_LINE, ' ');
