@@ -64,7 +64,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedHtml {
   const robots = robotsMeta($);
   // A page that asks robots not to follow its links (`nofollow`, `none`) has none to follow.
   const links = robots.nofollow ? [] : collectLinks($, baseUrl);
-  const hashRoutes = countHashRoutes($);
+  const hashRoutes = countHashRoutes($, served);
   const profile = detectGenerator($);
   let titleParts = splitDocumentTitle($, profile?.name);
   // Not stored (its doc comments are the pages indexed): its links are all that is read of it.
@@ -190,14 +190,27 @@ function collectLinks($: CheerioAPI, baseUrl: string): string[] {
   return [...links];
 }
 
-/** The routes other than the home one (`#/`) that links name in a fragment (`#/api?id=x`, `#!/guide`): a single-page app's pages. */
-function countHashRoutes($: CheerioAPI): number {
+/**
+ * The routes other than the home one (`#/`) that links name in a fragment (`#/api?id=x`, `#!/guide`):
+ * a single-page app's pages. A fragment that is an id of the page is a place on it (Nim's `#/,Uri,string`).
+ */
+function countHashRoutes($: CheerioAPI, served: ReadonlySet<string>): number {
   const routes = new Set<string>();
   $('a[href^="#/"], a[href^="#!/"]').each((_, element) => {
-    const route = ($(element).attr('href') ?? '').replace(/^#!?/, '').split('?')[0] ?? '';
+    const fragment = ($(element).attr('href') ?? '').slice(1);
+    if (served.has(fragment) || served.has(safeDecode(fragment))) return;
+    const route = fragment.replace(/^!/, '').split('?')[0] ?? '';
     if (route !== '/' && route !== '') routes.add(route);
   });
   return routes.size;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function resolveBase(baseHref: string | undefined, pageUrl: string): string {

@@ -12,7 +12,7 @@ export interface CrawlCounts {
   fetched: number;
   notModified: number;
   failed: number;
-  /** Failed requests the site answered "no such page" (404, 410): broken links, not a failing site. */
+  /** Failed requests for pages never stored that the site answered "no such page" (404, 410): broken links, not a failing site. */
   missing: number;
   /** Requests that reached the site (a refused redirect did not). */
   outcomes: number;
@@ -54,7 +54,8 @@ export async function* handlePage(task: Task, fetched: FetchedPage, run: PageHan
 async function* handleFailure(task: Task, fetched: Fetched<'failed'>, known: KnownPage | undefined, run: PageHandling): AsyncGenerator<SourceItem> {
   if (fetched.status === 404 && (await run.queue.retryIndexFile(task))) return;
   run.counts.failed += 1;
-  if (fetched.status === 404 || fetched.status === 410) run.counts.missing += 1;
+  // A stored page that is gone is the site's news, and in bulk its failure (a broken deploy): it counts.
+  if ((fetched.status === 404 || fetched.status === 410) && known === undefined) run.counts.missing += 1;
   if (known !== undefined && (fetched.status === 404 || fetched.status === 410)) yield { kind: 'gone', url: task.url, reason: `HTTP ${fetched.status}` };
   yield { kind: 'error', input: task.url, message: fetched.message };
 }

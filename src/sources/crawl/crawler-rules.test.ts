@@ -221,6 +221,25 @@ describe('crawl rules', () => {
     expect(all.filter((item) => item.kind === 'error')).toHaveLength(20);
   });
 
+  it('still stops for a failing site behind its broken links: those count neither way', async () => {
+    const broken = Array.from({ length: 30 }, (_, index) => `p${index}.md`);
+    const down = Array.from({ length: 30 }, (_, index) => `q${index}.html`);
+    const failing = Object.fromEntries(down.map((link) => [`/${link}`, { status: 503, type: 'text/plain', body: 'down' }]));
+    const server = await site({ '/': page('Home', [...broken, ...down]), ...failing });
+    const { all } = await run(crawl(options(`${server.base}/`, { useSitemaps: false })));
+    expect(all.find((item) => item.kind === 'stopped')).toBeDefined();
+    expect(paths(server).filter((path) => path.startsWith('/q')).length).toBeLessThan(30);
+  });
+
+  it('stops when the pages it stored before answer 404 all at once (a broken deploy), instead of removing them all', async () => {
+    const stored = Array.from({ length: 20 }, (_, index) => `p${index}.html`);
+    const server = await site({ '/': page('Home', stored) });
+    const known = new Set(stored.map((link) => `${server.base}/${link}`));
+    const { all } = await run(crawl(options(`${server.base}/`, { useSitemaps: false, known: async (url) => (known.has(url) ? { contentHash: url, links: [] } : undefined) })));
+    expect(all.find((item) => item.kind === 'stopped')).toBeDefined();
+    expect(all.filter((item) => item.kind === 'gone').length).toBeLessThan(20);
+  });
+
   it('names a page by its canonical URL when that is inside the scope', async () => {
     const server = await site({
       '/docs/': page('Home', ['guide.html?ref=nav']),

@@ -17,9 +17,10 @@ export type { CrawlOptions, CrawlProgress, KnownPage } from './crawl-options.js'
 
 /**
  * Over this share of failed fetches (after MIN_OUTCOMES), the crawl stops: the site is down or
- * hostile. A page the site answers it does not have (404, 410) is a broken link on a site that
- * answers, and never counts: docs built from Markdown often keep links to `.md` files that
- * were never published, beside every page that was.
+ * hostile. A link to a page the site says it does not have (404, 410), never stored before, is
+ * a broken link on a site that answers, and counts neither way: docs built from Markdown often
+ * keep links to `.md` files that were never published, beside every page that was. Stored
+ * pages that answer 404 do count: all of them at once is a broken deploy, not news.
  */
 const FAILURE_RATIO = 0.5;
 const MIN_OUTCOMES = 10;
@@ -185,8 +186,9 @@ async function* fetchQueued(run: CrawlRun): AsyncGenerator<SourceItem> {
     await frontier.done(task.url);
     reportProgress(run, inFlight.size);
     const siteFailures = counts.failed - counts.missing;
-    if (counts.outcomes >= MIN_OUTCOMES && siteFailures / counts.outcomes > FAILURE_RATIO) {
-      yield { kind: 'stopped', reason: `${siteFailures} of ${counts.outcomes} requests to ${run.pages.scope.origin} failed, so the crawl stopped; fix the site or the URL and run ingest again to resume` };
+    const judged = counts.outcomes - counts.missing;
+    if (judged >= MIN_OUTCOMES && siteFailures / judged > FAILURE_RATIO) {
+      yield { kind: 'stopped', reason: `${siteFailures} of ${judged} requests to ${run.pages.scope.origin} failed, so the crawl stopped; fix the site or the URL and run ingest again to resume` };
       return;
     }
   }
