@@ -191,10 +191,14 @@ describe("CMake's signature blocks (Sphinx code blocks that carry an id)", () =>
     expect(headings.at(-1)).toEqual({ level: 3, text: 'file(GLOB <variable> [<globbing-expressions>...]) file(GLOB_RECURSE <variable> [FOLLOW_SYMLINKS])', anchor: 'glob' });
   });
 
-  it('leaves a code block as code when its id is an index target, or nothing follows it', () => {
-    const html = cmakePage(`<section id="example"><h2>Example</h2><p>Sum a sequence:</p>${block('index-3', 'LENGTH x n')}<p>The loop reads every item.</p>${block('last', 'GET x 0 y')}</section>`);
+  it('leaves a code block as code when its id is an index target, an example\'s label that names no word of its first line, or nothing follows it', () => {
+    const html = cmakePage(
+      `<section id="example"><h2>Example</h2><p>Sum a sequence:</p>${block('index-3', 'LENGTH x n')}<p>The loop reads every item.</p>` +
+        `<div class="highlight-py notranslate" id="custom-functions-versin-eval-example"><div class="highlight"><pre>&gt;&gt;&gt; from sympy import Function\n&gt;&gt;&gt; class versin(Function):\n...     pass\n</pre></div></div><p>The class evaluates itself.</p>${block('last', 'GET x 0 y')}</section>`,
+    );
     const { headings, markdown } = extractHtml(html, 'https://d.example/command/list.html');
     expect(headings.map(({ anchor }) => anchor)).toEqual(['list', 'example']);
+    expect(markdown).toContain('>>> class versin(Function):');
     expect(markdown).toContain('```cmake\nlist(LENGTH x n)\n```');
     expect(markdown).toContain('```cmake\nlist(GET x 0 y)\n```');
   });

@@ -468,7 +468,8 @@ describe('extractHtml API entries', () => {
   it("makes pod2html's forms of one function, each with an empty description, one entry at the first form, where the page's links point (chomp VARIABLE / chomp( LIST ) / chomp)", () => {
     const html = page(`<main><h1 id="NAME">perlfunc</h1><dl><dt id="chomp-VARIABLE">chomp VARIABLE     </dt>\n<dd>\n\n</dd>\n<dt id="chomp-LIST">chomp( LIST )</dt>\n<dd>\n\n</dd>\n<dt id="chomp">chomp</dt>\n<dd>\n<p>This safer version of chop removes any trailing newline.</p></dd>
       <dt id="do-BLOCK">do BLOCK</dt><dd><p>Not really a function.</p></dd><dt id="do-EXPR">do EXPR</dt><dd><p>Uses the value of EXPR as a filename.</p></dd>
-      <dt id="undef-EXPR">undef EXPR</dt><dd></dd><dt id="unlink-LIST">unlink LIST</dt><dd><p>Deletes a list of files.</p></dd></dl></main>`);
+      <dt id="undef-EXPR">undef EXPR</dt><dd></dd><dt id="unlink-LIST">unlink LIST</dt><dd><p>Deletes a list of files.</p></dd>
+      <dt id="a-lookahead-assertion">a lookahead assertion;</dt><dd></dd><dt id="a-name-in-angle-brackets">a name in angle brackets</dt><dd><p>Both start a group.</p></dd></dl></main>`);
     const { headings, markdown, anchors } = extractHtml(html, 'https://d.example/perlfunc.html');
     expect(headings.slice(1).map(({ text, anchor }) => [text, anchor])).toEqual([
       ['chomp VARIABLE; chomp( LIST ); chomp', 'chomp-VARIABLE'],
@@ -477,6 +478,9 @@ describe('extractHtml API entries', () => {
       // Another name after an empty description is another entry.
       ['undef EXPR', 'undef-EXPR'],
       ['unlink LIST', 'unlink-LIST'],
+      // Items of prose that start with one word are no forms of a signature.
+      ['a lookahead assertion;', 'a-lookahead-assertion'],
+      ['a name in angle brackets', 'a-name-in-angle-brackets'],
     ]);
     expect(markdown).toContain('## chomp VARIABLE; chomp( LIST ); chomp\n\nThis safer version of chop');
     expect(anchors).toEqual(expect.arrayContaining(['chomp-LIST', 'chomp']));

@@ -88,7 +88,9 @@ export const SIGNATURE_ANCHOR_ATTRIBUTE = 'data-citedocs-signature-anchor';
  * twenty entries, not three sections of twenty signatures. An index target is no such id.
  * A block of two forms holds the first one's id in an empty `<span>` it starts with
  * (`<div id="glob-recurse"><span id="glob">` above `file(GLOB …)` and `file(GLOB_RECURSE …)`):
- * the entry is cited there, at the name its heading starts with.
+ * the entry is cited there, at the name its heading starts with. A signature's id is made of its
+ * words (`append` of `list(APPEND …)`); an example's label is not (SymPy's
+ * `custom-functions-versin-eval-example` on a doctest), and the example stays code.
  */
 export function markCodeSignatures(root: Element, served: ReadonlySet<string>): void {
   for (const element of selectAll('div[id]', root)) {
@@ -98,9 +100,17 @@ export function markCodeSignatures(root: Element, served: ReadonlySet<string>): 
     if (text === '' || text.length > MAX_BOLD_HEADING || !hasFollowingContent(element)) continue;
     const first = element.children.find((child) => !(child.type === 'text' && isBlankText(child.data)) && child.type !== 'comment');
     const firstForm = first !== undefined && first.type === 'tag' && first.name === 'span' && isAnchorMarker(first) ? first.attribs['id'] : undefined;
+    const anchor = firstForm !== undefined && served.has(firstForm) ? firstForm : id;
+    if (!namesCode(anchor, textContent(element))) continue;
     element.attribs['data-citedocs-entry'] = '';
-    element.attribs[SIGNATURE_ANCHOR_ATTRIBUTE] = firstForm !== undefined && served.has(firstForm) ? firstForm : id;
+    element.attribs[SIGNATURE_ANCHOR_ATTRIBUTE] = anchor;
   }
+}
+
+/** Whether every word of an id is a word of the code (`regex-match` of `string(REGEX MATCH …)`, `get-message-log-level` of `GET_MESSAGE_LOG_LEVEL`). */
+function namesCode(id: string, code: string): boolean {
+  const words = new Set(code.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).every((part) => words.has(part));
 }
 
 /** Whether the block comes right after an empty anchor target (`<a name="q24"></a>`), blank text, comments and rules (`<hr>`) aside. */

@@ -78,9 +78,15 @@ function isEmptyDescription(node: AnyNode): node is Element {
   return node.type === 'tag' && node.name === 'dd' && isBlankText(textContent(node)) && !node.children.some((child) => child.type === 'tag' && child.name === 'img');
 }
 
-/** The name a term starts with: `chomp` of `chomp( LIST )`. */
+/**
+ * The name a term starts with when the term is a signature: `chomp` of `chomp( LIST )`, `use` of
+ * `use Module VERSION LIST`. After the name come placeholders and punctuation, never a word in
+ * lower case: "a name in angle brackets" or "There (probably) should be …" are prose.
+ */
 function nameOf(term: Element): string | undefined {
-  return /^[^\s(]+/.exec(textContent(term).trim())?.[0];
+  const text = textContent(term).trim();
+  const name = /^[^\s(]+/.exec(text)?.[0];
+  return name === undefined || /(?<![\p{L}\p{N}_$])\p{Ll}{2,}(?![\p{L}\p{N}_])/u.test(text.slice(name.length)) ? undefined : name;
 }
 
 const sameName = (one: Element, other: Element): boolean => nameOf(one) !== undefined && nameOf(one) === nameOf(other);
