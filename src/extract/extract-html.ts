@@ -193,6 +193,7 @@ function collectLinks($: CheerioAPI, baseUrl: string): string[] {
 /**
  * The routes other than the home one (`#/`) that links name in a fragment (`#/api?id=x`, `#!/guide`):
  * a single-page app's pages. A fragment that is an id of the page is a place on it (Nim's `#/,Uri,string`).
+ * A route starts with a letter or a digit after its slash.
  */
 function countHashRoutes($: CheerioAPI, served: ReadonlySet<string>): number {
   const routes = new Set<string>();
@@ -200,7 +201,8 @@ function countHashRoutes($: CheerioAPI, served: ReadonlySet<string>): number {
     const fragment = ($(element).attr('href') ?? '').slice(1);
     if (served.has(fragment) || served.has(safeDecode(fragment))) return;
     const route = fragment.replace(/^!/, '').split('?')[0] ?? '';
-    if (route !== '/' && route !== '') routes.add(route);
+    // A route names a page: `/api`, `/guide/intro`; not a lone or doubled slash (Vim's broken `#//`).
+    if (/^\/[\p{L}\p{N}_]/u.test(route)) routes.add(route);
   });
   return routes.size;
 }
