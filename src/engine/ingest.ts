@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { diagnostic, logDiagnostics } from '../core/diagnostics.js';
+import { diagnostic, type DiagnosticCode, logDiagnostics } from '../core/diagnostics.js';
 import { elapsedMs, logger } from '../core/log.js';
 import { StoreFullError, UsageError } from '../core/errors.js';
 import { type LocalSourceOptions, readLocalFolder } from '../sources/local/local-source.js';
@@ -46,36 +46,30 @@ export async function ingest(input: string, options: IngestOptions, dependencies
     if (!(error instanceof StoreFullError)) throw error;
     throw new StoreFullError(`${error.message} This run had stored ${report.added + report.changed} new or changed pages.`, error.path, { cause: error });
   }
-  if (report.needsRender !== undefined) {
-    const warning = diagnostic('crawl.needs-render', needsRenderWarning(report.needsRender));
-    report.warnings.unshift(warning.message);
-    report.diagnostics.unshift(warning);
-    logDiagnostics([warning]);
-  }
-  if (report.noindex !== undefined) {
-    const warning = diagnostic('crawl.noindex', noindexWarning(report.noindex));
-    report.warnings.push(warning.message);
-    report.diagnostics.push(warning);
-    logDiagnostics([warning]);
-  }
-  if (report.sourceListings !== undefined) {
-    const warning = diagnostic('crawl.source-listing', sourceListingWarning(report.sourceListings));
-    report.warnings.push(warning.message);
-    report.diagnostics.push(warning);
-    logDiagnostics([warning]);
-  }
-  if (report.hashRoutes !== undefined) {
-    const warning = diagnostic('crawl.hash-routes', hashRoutesWarning(report.hashRoutes));
-    report.warnings.push(warning.message);
-    report.diagnostics.push(warning);
-    logDiagnostics([warning]);
-  }
+  // Pages counted by kind get one warning each for the run; the pages to render again lead.
+  if (report.needsRender !== undefined) addRunWarning(report, 'crawl.needs-render', needsRenderWarning(report.needsRender), 'first');
+  if (report.noindex !== undefined) addRunWarning(report, 'crawl.noindex', noindexWarning(report.noindex));
+  if (report.sourceListings !== undefined) addRunWarning(report, 'crawl.source-listing', sourceListingWarning(report.sourceListings));
+  if (report.hashRoutes !== undefined) addRunWarning(report, 'crawl.hash-routes', hashRoutesWarning(report.hashRoutes));
   report.interrupted = options.signal?.aborted === true;
   if (lastQueued > 0 && report.stopped === undefined) report.queued = lastQueued;
   await recordOutcome(report, source, localRun, dependencies, now);
   const { pages, chunks, added, changed, unchanged, removed, fetched, interrupted } = report;
   logger('index').info({ input, pages, chunks, added, changed, unchanged, removed, fetched, errors: report.errors.length, interrupted, ms: elapsedMs(started) }, 'ingest stored');
   return report;
+}
+
+/** One warning for the whole run, in the report's strings and data alike, and in the log. */
+function addRunWarning(report: IngestReport, code: DiagnosticCode, message: string, place: 'first' | 'last' = 'last'): void {
+  const warning = diagnostic(code, message);
+  if (place === 'first') {
+    report.warnings.unshift(warning.message);
+    report.diagnostics.unshift(warning);
+  } else {
+    report.warnings.push(warning.message);
+    report.diagnostics.push(warning);
+  }
+  logDiagnostics([warning]);
 }
 
 type CountedPages = NonNullable<IngestReport['needsRender']>;
