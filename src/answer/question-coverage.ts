@@ -1,5 +1,6 @@
 import { isStopWord } from '../lexical/stop-words.js';
-import { codeTerms, operatorTerms, queryTerms, wordTerms } from '../lexical/analyze.js';
+import { codeTerms, queryTerms, wordTerms } from '../lexical/analyze.js';
+import { operatorTerms } from '../lexical/operators.js';
 
 /**
  * Words inside backticks or quotes in a question are mostly the asker's own names and values

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isStopWord } from './stop-words.js';
-import { codeTerms, dottedTerms, expandContractions, indexForm, mayHoldTerm, operatorTerms, queryTerms, termsHeld, wordTerms } from './analyze.js';
+import { codeTerms, dottedTerms, expandContractions, indexForm, mayHoldTerm, queryTerms, termsHeld, wordTerms } from './analyze.js';
+import { operatorTerms } from './operators.js';
 
 const terms = (text: string, quotedWeight = 1) => Object.fromEntries(queryTerms(text, isStopWord, quotedWeight).map(({ term, weight }) => [term, weight]));
 

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { isOperatorTerm, isProseArrow, operatorTerms } from './operators.js';
 
 /**
  * How text becomes index terms. One analyser for the index and the query, so the two always
@@ -105,26 +106,6 @@ export function indexForm(word: string): string {
 export function mayHoldTerm(lowerText: string, term: string): boolean {
   return lowerText.includes(probeOf(term));
 }
-
-/**
- * An operator standing alone, two to four symbols (`||`, `//`, `<=>`, `:=`, `??`, `=~`, `**=`):
- * what a question about one names and what a doc that explains it writes in code (`EXPR1 //
- * EXPR2`). Alone means between spaces, brackets or quotes, or before a comma or a full stop
- * that ends a clause; a run of dots alone is an ellipsis, not one.
- */
-const OPERATOR = /(?<=^|[\s([{'"`])[!%&*+\-./:<=>?@^|~]{2,4}(?=$|[\s)\]},;'"`]|[.?!:](?:\s|$))/gu;
-const ELLIPSIS = /^\.+$/;
-
-/** The operators standing alone in a text, each as written (`||`, `//`), appended to `into`. */
-export function operatorTerms(text: string, into: string[] = []): string[] {
-  for (const match of text.matchAll(OPERATOR)) if (!ELLIPSIS.test(match[0])) into.push(match[0]);
-  return into;
-}
-
-/** An arrow or a dash, as prose writes them ("bytes -> str", "by value -- largest first"): an operator only when quoted. */
-const ARROW_OR_DASH = /^(?:-{2,3}>?|-?>|={1,2}>|<-{1,2}|<-?>)$/;
-
-const isOperatorTerm = (term: string): boolean => /^[!%&*+\-./:<=>?@^|~]+$/.test(term);
 
 /** A name term (`os.path.join`, from `std::vector` too; `--verbose`; an operator), not a word's. */
 const isNameTerm = (term: string): boolean => term.includes('.') || term.startsWith('-') || isOperatorTerm(term);
@@ -310,7 +291,7 @@ export function queryTerms(text: string, isStopWord: (word: string) => boolean, 
     if (!isStopWord(match[0].toLowerCase()) || keyword.has(match[0])) for (const term of terms) add(term, 1);
   }
   for (const term of dottedTerms(plain)) add(term, 1);
-  for (const operator of operatorTerms(plain)) if (!ARROW_OR_DASH.test(operator)) add(operator, 1);
+  for (const operator of operatorTerms(plain)) if (!isProseArrow(operator)) add(operator, 1);
   if (weights.size === 0) for (const term of all) add(term, 1);
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }

@@ -1,6 +1,7 @@
 import { round } from '../core/round.js';
 import type { Candidate, TermStats } from '../core/types.js';
-import { dottedTerms, indexForm, operatorTerms, queryTerms, termsHeld, wordParts, words } from '../lexical/analyze.js';
+import { dottedTerms, indexForm, queryTerms, termsHeld, wordParts, words } from '../lexical/analyze.js';
+import { operatorTerms } from '../lexical/operators.js';
 import { withoutLinkTargets } from '../lexical/links.js';
 import { isStopWord } from '../lexical/stop-words.js';
 import type { DefinedAlias } from './aliases.js';

@@ -1,5 +1,6 @@
 import type { Chunk, TextField } from '../../core/types.js';
-import { codeTerms, operatorTerms, wordTerms } from '../../lexical/analyze.js';
+import { codeTerms, wordTerms } from '../../lexical/analyze.js';
+import { operatorTerms } from '../../lexical/operators.js';
 import { definedNames } from '../../lexical/defined-names.js';
 import { linkTarget, replaceMarkdownLinks, withoutAutolinks } from '../../lexical/links.js';
 
