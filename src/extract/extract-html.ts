@@ -3,6 +3,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import { selectAll } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
 import type { Heading } from '../core/types.js';
+import { safeDecode } from '../core/url-text.js';
 import { cleanHeadingText, removeInnerChrome } from './chrome.js';
 import { domToHast } from './dom-to-hast.js';
 import { markSections, textWithBreaks } from './entries.js';
@@ -205,14 +206,6 @@ function countHashRoutes($: CheerioAPI, served: ReadonlySet<string>): number {
     if (/^\/[\p{L}\p{N}_]/u.test(route)) routes.add(route);
   });
   return routes.size;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 function resolveBase(baseHref: string | undefined, pageUrl: string): string {
